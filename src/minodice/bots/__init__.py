@@ -23,13 +23,20 @@ class BotSpecError(ValueError):
     """A bot spec that names no bot."""
 
 
+def _no_options(name: str, options: dict[str, str]) -> None:
+    if options:
+        raise BotSpecError(f"the {name} bot takes no options (got {', '.join(sorted(options))})")
+
+
 def _greedy(rng: random.Random, options: dict[str, str]) -> Bot:
     from .greedy import GreedyBot
 
+    _no_options("greedy", options)
     return GreedyBot(rng)
 
 
 def _random(rng: random.Random, options: dict[str, str]) -> Bot:
+    _no_options("random", options)
     return RandomBot(rng)
 
 
