@@ -169,6 +169,20 @@ def replay(
         console.print(f"[green]wrote the derived fields to {file}[/]")
 
 
+@app.command()
+def bots() -> None:
+    """List the built-in bots (use their names with --bot)."""
+    from .bots import BUILTIN
+
+    table = Table(title="Bots", show_header=True)
+    table.add_column("spec")
+    table.add_column("plays")
+    for name, (_factory, blurb) in BUILTIN.items():
+        table.add_row(name, blurb)
+    table.add_row("cmd:PROGRAM ARGS", "an external program speaking minodice-bot/1 (see examples/README.md)")
+    Console().print(table)
+
+
 def score_sheet(rec: dict) -> Table:
     """A rich table: one row per hand (bid/won and points per seat), totals at the foot."""
     names = [s["name"] for s in rec["seats"]]

@@ -1,0 +1,410 @@
+"""The terminal game: whole games through the real `minodice play` in a pseudo-terminal.
+
+A scripted player reads only the screen (prompts, menus, "Your dice:" lines)
+and answers; the saved record is then checked with `minodice verify` and
+compared with what the screen showed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+from rich.console import Console
+
+from minodice import record as records
+from minodice.dice import Die
+from minodice.game import Game
+from minodice.tui import PlaySettings, run
+from minodice.tui.prompts import Command, Problem, clean, parse_bid, parse_die
+
+_BIN = Path(sys.executable).parent / "minodice"
+CLI = [str(_BIN)] if _BIN.exists() else [sys.executable, "-m", "minodice.cli"]
+ENV = {**os.environ, "NO_COLOR": "1", "MINODICE_DELAY": "0", "TERM": "xterm", "LANG": "C.UTF-8",
+       "COLUMNS": "80", "LINES": "24"}
+ENV.pop("FORCE_COLOR", None)
+PROMPT = re.compile(r"Your (bid|roll) \(([^)]*)\): ")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
+HAND = re.compile(r"^Hand (\d+) of (\d+)\b", re.M)
+
+
+def plain(text: str) -> str:
+    """Screen text without colour codes and carriage returns."""
+    return ANSI.sub("", text)
+
+
+_SPAWNED: list[pexpect.spawn] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_games() -> Iterator[None]:
+    """End any game a failing test left running."""
+    yield
+    while _SPAWNED:
+        child = _SPAWNED.pop()
+        if child.isalive():
+            child.terminate(force=True)
+
+
+class Player:
+    """Drives `minodice play` in a pty; answers prompts from what the screen shows."""
+
+    def __init__(self, args: list[str], cwd: Path) -> None:
+        self.log = io.StringIO()
+        self.child = pexpect.spawn(CLI[0], [*CLI[1:], "play", *args], cwd=str(cwd), env=ENV,
+                                   encoding="utf-8", timeout=20, dimensions=(24, 80))
+        _SPAWNED.append(self.child)
+        self.child.logfile_read = self.log
+        self.prompts = 0
+
+    def next_prompt(self) -> tuple[str, str, str] | None:
+        """Wait for a prompt: (kind "bid"/"roll", its range text, screen since the last prompt); None at exit."""
+        i = self.child.expect([PROMPT, pexpect.EOF])
+        if i == 1:
+            return None
+        self.prompts += 1
+        return self.child.match.group(1), self.child.match.group(2), plain(self.child.before)
+
+    def send(self, text: str) -> None:
+        self.child.sendline(text)
+
+    def expect(self, pattern: str) -> str:
+        self.child.expect(pattern)
+        return plain(self.child.before + self.child.after)
+
+    def finish(self) -> int:
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        return self.child.exitstatus if self.child.exitstatus is not None else 128 + self.child.signalstatus
+
+    @property
+    def screen(self) -> str:
+        return plain(self.log.getvalue())
+
+
+def menu_of(screen: str) -> list[str]:
+    """The dice offered in the last roll menu on screen ("1) red  2) griffin")."""
+    lines = [ln for ln in screen.splitlines() if re.match(r"\s+1\) ", ln)]
+    return re.findall(r"\d\) (\w+)", lines[-1]) if lines else []
+
+
+def held_of(screen: str) -> list[str]:
+    lines = [ln for ln in screen.splitlines() if ln.startswith("Your dice:")]
+    return lines[-1].split(":", 1)[1].split() if lines else []
+
+
+def first_choice(kind: str, span: str, screen: str) -> str:
+    """The first legal answer the prompt offers: the lowest bid, or menu choice 1."""
+    return span.split("-")[0] if kind == "bid" else "1"
+
+
+def play_to_end(player: Player, answer: Callable[[str, str, str], str] = first_choice,
+                stop_after: int | None = None) -> None:
+    while stop_after is None or player.prompts < stop_after:
+        prompt = player.next_prompt()
+        if prompt is None:
+            return
+        player.send(answer(*prompt))
+
+
+def podium(screen: str) -> dict[str, int]:
+    """Final totals by name, read from the "Final standings" panel."""
+    panel = screen[screen.rindex("Final standings"):]
+    rows = re.findall(r"│\s*\d+(?:st|nd|rd|th)\s+(.+?)\s+(-?\d+)\s*(?:\(tied\))?\s*│", panel)
+    return {name.removesuffix(" (you)"): int(total) for name, total in rows}
+
+
+def verify(path: Path) -> str:
+    done = subprocess.run([*CLI, "verify", str(path)], capture_output=True, text=True, env=ENV)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=ENV, cwd=cwd,
+                          stdin=subprocess.DEVNULL, timeout=30)
+
+
+# --- whole games -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def full_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict, Path]:
+    """One scripted game played to the end: (screen, saved record, save path)."""
+    tmp = tmp_path_factory.mktemp("full")
+    save = tmp / "game.json"
+    player = Player(["--bot", "random", "--bot", "random", "--seed", "3", "--save", str(save)], tmp)
+    play_to_end(player)
+    assert player.finish() == 0
+    return player.screen, records.load(save), save
+
+
+def test_full_game_is_saved_verified_and_matches_the_screen(full_game: tuple[str, dict, Path]) -> None:
+    screen, rec, save = full_game
+    assert verify(save).strip().endswith("ok")
+    assert len(rec["hands"]) == 8 and all("scores" in h for h in rec["hands"])
+    assert [s.get("bot") for s in rec["seats"]] == [None, "random", "random"]
+    names = [s["name"] for s in rec["seats"]]
+    assert names == ["You", "random-1", "random-2"]
+    assert podium(screen) == dict(zip(names, records.fill(rec)["totals"]))
+    assert "Seed 3" in screen
+    # every trick's winner is explained on screen
+    assert screen.count(" wins trick ") + screen.count("You win trick ") == 36
+
+
+def test_screen_never_shows_hidden_information(full_game: tuple[str, dict, Path]) -> None:
+    screen, rec, _ = full_game
+    heads = list(HAND.finditer(screen))
+    assert [int(m.group(1)) for m in heads] == list(range(1, 9))
+    for k, head in enumerate(heads):
+        end = heads[k + 1].start() if k + 1 < len(heads) else len(screen)
+        part = screen[head.start():end]
+        hand = rec["hands"][k]
+        mine = Counter(hand["dice"][0])
+        for line in part.splitlines():
+            if line.startswith("Your dice:"):
+                shown = Counter(line.split(":", 1)[1].split())
+                assert not shown - mine, f"hand {k + 1}: {line!r} lists dice that are not yours"
+        before, found, after = part.partition("Bids revealed:")
+        assert found, f"hand {k + 1}: no bids revealed line"
+        # before the reveal, bots are only named as starting, or as having bid (no number)
+        for line in before.splitlines():
+            if "random-" in line:
+                assert re.fullmatch(r"random-\d starts this hand: .*|random-\d has bid \(hidden .*"
+                                    r"|Already bid \(hidden\): random-\d, random-\d", line), line
+        revealed = re.findall(r"(You|random-\d) (\d+)", after.splitlines()[0])
+        assert [int(b) for _, b in revealed] == hand["bids"]
+        # other seats' dice only ever appear as they are rolled
+        for line in before.splitlines():
+            assert " rolls " not in line
+
+
+def test_wrong_inputs_reprompt_with_the_reason(tmp_path: Path) -> None:
+    player = Player(["--bot", "random", "--bot", "random", "--seed", "3"], tmp_path)
+    kind, span, _ = player.next_prompt()
+    assert (kind, span) == ("bid", "0-1")
+    for text, reason in [
+        ("7", "bids go from 0 to 1"),
+        ("9" * 5000, "bids go from 0 to 1"),
+        ("-3", "bids go from 0 to 1"),
+        ("banana", "is not a bid"),
+        ("ñø☃ 日本", "is not a bid"),
+        ("", "type your bid as a number"),
+        ("red", "it is time to bid"),
+    ]:
+        player.send(text)
+        assert reason in player.expect(PROMPT)
+    player.send("help")
+    assert "sheet" in player.expect(PROMPT)
+    player.send("sheet")
+    sheet = player.expect(PROMPT)
+    assert "Score sheet" in sheet and re.search(r"1…\s+–/0\s+\?/0\s+\?/0", sheet)
+    player.send("1")
+    seen: set[str] = set()
+
+    def answer(kind: str, span: str, screen: str) -> str:
+        if kind == "roll":
+            menu, held = menu_of(screen), held_of(screen)
+            barred = [d for d in held if d not in menu and not Die(d).special]
+            absent = [d.value for d in Die if d.value not in held]
+            if barred and "follow" not in seen:
+                seen.add("follow")
+                player.send(barred[0])
+                text = player.expect(PROMPT)
+                assert "you must roll" in text and "was led" in text
+            if absent and "absent" not in seen:
+                seen.add("absent")
+                player.send(absent[0])
+                assert f"you hold no {absent[0]} die" in player.expect(PROMPT)
+            if "garbage" not in seen:
+                seen.add("garbage")
+                wrong = [("xyzzy", "is not a die"), ("0", "there is no choice 0"),
+                         ("   ", "type the number or name"), ("\x1b[A", "is not a die"),
+                         ("💥" * 300, "is not a die")]
+                if ("griffin" in held) == ("gray" in held):  # else "g" means the one held
+                    wrong.append(("g", "could be griffin or gray"))
+                for text, reason in wrong:
+                    player.send(text)
+                    assert reason in player.expect(PROMPT)
+            if len(seen) == 3:
+                return "quit"
+        return first_choice(kind, span, screen)
+
+    play_to_end(player, answer)
+    assert player.finish() == 0
+    assert seen == {"follow", "absent", "garbage"}
+    assert "Traceback" not in player.screen
+
+
+def test_end_of_input_saves_and_the_game_resumes_to_the_end(tmp_path: Path) -> None:
+    save = tmp_path / "half.json"
+    player = Player(["--bot", "random", "--bot", "random", "--seed", "8", "--save", str(save)], tmp_path)
+    play_to_end(player, stop_after=9)
+    player.child.sendeof()
+    text = plain(player.child.read())
+    assert player.finish() == 0
+    assert f"saved in {save}" in text and "minodice play --resume" in text
+    half = records.load(save)
+    assert records.check(half) is None and "scores" not in half["hands"][-1]
+
+    again = Player(["--resume", str(save)], tmp_path)
+    play_to_end(again)
+    assert again.finish() == 0
+    assert "Resumed from" in again.screen
+    rec = records.load(save)
+    assert verify(save).strip().endswith("ok")
+    assert len(rec["hands"]) == 8 and all("scores" in h for h in rec["hands"])
+    assert rec["hands"][: len(half["hands"]) - 1] == half["hands"][:-1]
+    names = [s["name"] for s in rec["seats"]]
+    assert podium(again.screen) == dict(zip(names, records.fill(rec)["totals"]))
+
+
+def test_ctrl_c_saves_to_a_default_file_and_exits_cleanly(tmp_path: Path) -> None:
+    player = Player(["--bot", "random", "--bot", "random", "--bot", "random", "--seed", "11"], tmp_path)
+    play_to_end(player, stop_after=4)
+    player.child.sendintr()
+    text = plain(player.child.read())
+    assert player.finish() == 130
+    assert "Traceback" not in text
+    saved = tmp_path / "minodice-save-11.json"
+    assert saved.exists() and "minodice play --resume minodice-save-11.json" in text
+    assert verify(saved).strip().endswith("ok")
+    assert len(json.loads(saved.read_text())["seats"]) == 4
+
+
+def test_quit_saves_and_default_bots_are_greedy(tmp_path: Path) -> None:
+    save = tmp_path / "q.json"
+    player = Player(["--seed", "2", "--name", "Ana [b]", "--save", str(save)], tmp_path)
+    kind, _, screen = player.next_prompt()
+    assert kind == "bid" and "greedy-1" in screen and "Ana [b]" in screen
+    player.send("quit")
+    assert player.finish() == 0
+    rec = records.load(save)
+    assert [s.get("bot") for s in rec["seats"]] == [None, "greedy", "greedy", "greedy"]
+
+
+def test_external_bot_plays_and_is_named_after_its_program(tmp_path: Path) -> None:
+    bot = Path(__file__).resolve().parents[1] / "examples" / "simple_bot.py"
+    if not bot.exists():
+        pytest.skip("examples/simple_bot.py is not there")
+    spec = f"cmd:{sys.executable} {bot}"
+    save = tmp_path / "ext.json"
+    player = Player(["--bot", spec, "--bot", "random", "--seed", "5", "--save", str(save)], tmp_path)
+    play_to_end(player, stop_after=6)
+    player.send("quit")
+    assert player.finish() == 0
+    assert "simple_bot rolls" in player.screen and "warning" not in player.screen
+    assert records.load(save)["seats"][1] == {"name": "simple_bot", "bot": spec}
+
+
+BAD_BOT = """
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        print(json.dumps({"name": "bad"}), flush=True)
+    elif m["type"] == "bid":
+        print(json.dumps({"id": m["id"], "bid": 99}), flush=True)
+    elif m["type"] == "roll":
+        print(json.dumps({"id": m["id"], "die": "nonsense"}), flush=True)
+    elif m["type"] == "quit":
+        break
+"""
+
+
+def test_a_bots_faults_are_warnings_and_the_game_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "bad_bot.py").write_text(BAD_BOT)
+    player = Player(["--bot", f"cmd:{sys.executable} bad_bot.py", "--bot", "random", "--seed", "1"],
+                    tmp_path)
+    play_to_end(player, stop_after=5)
+    player.send("quit")
+    assert player.finish() == 0
+    lines = [ln for ln in player.screen.splitlines() if ln.startswith("warning:")]
+    assert any("bid 99 is not legal" in ln for ln in lines)
+    assert any("'nonsense' is not a die" in " ".join(player.screen.split()) for ln in lines)
+    assert "bad_bot rolls" in player.screen
+
+
+# --- bad setups --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bot", "nosuchbot", "--bot", "random"], "unknown bot 'nosuchbot'"),
+        (["--bot", "random"], "2 to 5 bots"),
+        (["--bot", "random"] * 6, "2 to 5 bots"),
+        (["--bot", "random", "--bot", "random", "--seat", "3"], "--seat 3 is out of range"),
+        (["--bot", "random", "--bot", "random", "--seat", "9"], "--seat"),
+        (["--resume", "missing.json"], "cannot resume missing.json"),
+        (["--resume", "bad.json"], "cannot resume bad.json"),
+        (["--resume", "robots.json"], "exactly one seat without"),
+        (["--bot", "random", "--bot", "random", "--save", "no/such/dir/x.json"], "cannot write"),
+        (["--bot", "cmd:no-such-program-here", "--bot", "random"], "could not start"),
+        (["--bot", "cmd:", "--bot", "random"], "needs a program"),
+    ],
+)
+def test_bad_setups_exit_2_with_a_clear_message(tmp_path: Path, args: list[str], message: str) -> None:
+    (tmp_path / "bad.json").write_text('{"format": "minodice/1", "seats": 3}')
+    robots = records.from_game(Game(3, seed=1), seat_info=[{"bot": "random"}] * 3)
+    records.save(robots, tmp_path / "robots.json")
+    done = cli("play", *args, cwd=tmp_path)
+    out = plain(done.stdout + done.stderr)
+    assert done.returncode == 2, out
+    assert message in " ".join(out.split())
+    assert "Traceback" not in out
+
+
+# --- in-process: parsing and the session without a terminal --------------------------------
+
+
+def test_parsing_is_forgiving_and_never_raises() -> None:
+    assert parse_bid(" 3 ") == 3 and parse_bid("+2") == 2
+    assert parse_bid("SHEET") == Command("sheet") and parse_bid("?") == Command("help")
+    assert isinstance(parse_bid("9" * 10_000), int)
+    assert isinstance(parse_bid("3.5"), Problem) and isinstance(parse_bid("\udcff"), Problem)
+    assert parse_bid("grey") is Die.GRAY
+    held = (Die.GRIFFIN, Die.RED)
+    assert parse_die("gr", held, held) is Die.GRIFFIN
+    assert isinstance(parse_die("gr", (Die.RED,), (Die.RED,)), Problem)
+    assert parse_die("2", held, held) is Die.RED and parse_die("mino", held, held) is Die.MINOTAUR
+    assert isinstance(parse_die("3", held, held), Problem)
+    assert clean("\x00Red\x07 \t") == "red"
+
+
+def test_in_process_game_with_scripted_input() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None, highlight=False)
+    answers = iter(["help", "sheet", "0"] + ["1"] * 200)
+    code = run(PlaySettings(bots=["random"] * 5, seed=4, seat=5), console=console,
+               ask=lambda prompt: (console.print(prompt), next(answers))[1])
+    text = out.getvalue()
+    assert code == 0
+    assert "Final standings" in text and text.count("Hand 6 of 6") >= 1
+    assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_without_a_seed_one_is_chosen_shown_and_used_for_the_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None, highlight=False)
+
+    def ask(prompt: str) -> str:
+        raise EOFError
+
+    assert run(PlaySettings(bots=["random", "random"]), console=console, ask=ask) == 0
+    seed = re.search(r"Seed (\d+) ", out.getvalue()).group(1)
+    saved = tmp_path / f"minodice-save-{seed}.json"
+    assert saved.exists() and f"--resume {saved.name}" in out.getvalue()
+    assert records.check(records.load(saved)) is None
