@@ -18,8 +18,9 @@ caller (`chance=EXTERNAL`) to replay a record or referee a real table.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Final, Protocol
 
@@ -437,7 +438,7 @@ class Game:
                 "not_your_turn", f"it is {self.names[self.turn]}'s turn", seat=seat, turn=self.turn
             )
         held = self._held[seat]
-        if die not in held:
+        if die not in held or die.__class__ is not Die:  # a str equals its Die: refuse it
             if not isinstance(die, Die):
                 raise IllegalAction("unknown_die", f"{die!r} is not a die", die=die)
             have = ", ".join(d.value for d in _DIE_ORDER if d in held)
@@ -680,9 +681,16 @@ class Game:
         Other seats' unrolled dice are drawn from the dice `seat` has not seen
         (never giving a seat a colour it has shown it lacks); bids not yet
         revealed are withdrawn, except `seat`'s own. Future chance is fresh.
+        At a chance step (external chance) the copy resumes at the next choice:
+        a die still landing is back in its roller's hand, a finished hand is scored.
         """
         own_bid = self.log[-1].bids[seat] if self.log else None
-        return Game.from_view(self.observe(seat), rng, own_bid=own_bid)
+        view = self.observe(seat)
+        if self.phase is _LAND and seat == self.turn:
+            # The die still rolling is not in the view: give it back (the seat rolls it again).
+            dice = sorted((*view.dice, self._pending), key=_table_order)  # type: ignore[arg-type]
+            view = replace(view, dice=tuple(dice))
+        return Game.from_view(view, rng, own_bid=own_bid)
 
     @classmethod
     def from_view(
@@ -773,6 +781,16 @@ class Game:
             game.phase = _OVER
             return game
         current = tricks[-1] if tricks and tricks[-1].winner is None else None
+        if current is None and len(tricks) == view.hand:
+            # The hand is over and the next not yet drawn: score it, then deal afresh.
+            hand.scores = tuple(
+                R.hand_score(b, w, view.hand, x, view.rules)  # type: ignore[arg-type]
+                for b, w, x in zip(bids, hand.won, bonus)
+            )
+            game.totals = [t + p for t, p in zip(game.totals, hand.scores)]
+            game.phase = _DEAL
+            game._advance()
+            return game
         if current is None:
             leader = view.leader
             current = TrickLog(leader)
@@ -803,8 +821,24 @@ def _sample_hidden(
                 break
         if ok:
             return out
-    # Constructive fallback: the most constrained seats choose first.
+    # Constructive fallback: give the dice one at a time, each a random one among
+    # those after which the rest can still be dealt (a greedy deal can dead-end).
     rng.shuffle(pool)
+    counts = Counter(pool)
+    left = dict(need)
+    if _can_deal(counts, left, voids):
+        out = {s: [] for s in need}
+        for s in sorted(need, key=lambda s: (-len(voids[s]), s)):
+            while left[s]:
+                for d in dict.fromkeys(d for d in pool if counts[d] and d not in voids[s]):
+                    counts[d] -= 1
+                    left[s] -= 1
+                    if _can_deal(counts, left, voids):
+                        out[s].append(d)
+                        break
+                    counts[d] += 1
+                    left[s] += 1
+        return out
     out = {}
     for s in sorted(need, key=lambda s: (-len(voids[s]), s)):
         allowed = [d for d in pool if d not in voids[s]]
@@ -816,3 +850,21 @@ def _sample_hidden(
             pool.remove(d)
         out[s] = take
     return out
+
+
+def _can_deal(counts: Counter[Die], left: dict[int, int], voids: list[set[Die]]) -> bool:
+    """Whether `counts` dice can give each seat s `left[s]` more dice, none of a colour in voids[s].
+
+    Hall's condition: every group of seats needs no more dice than the pool holds
+    of the kinds one of them may take (groups with an unconstrained seat may take all).
+    """
+    if sum(left.values()) > sum(counts.values()):
+        return False
+    tight = [s for s in left if left[s] and voids[s]]
+    for mask in range(1, 1 << len(tight)):
+        group = [s for i, s in enumerate(tight) if mask >> i & 1]
+        want = sum(left[s] for s in group)
+        have = sum(n for d, n in counts.items() if any(d not in voids[s] for s in group))
+        if want > have:
+            return False
+    return True

@@ -304,7 +304,7 @@ def _walk(rec: Mapping[str, Any]) -> tuple[Rules, list[_Hand], list[int]]:
                         raise _Fault(
                             where,
                             f"{who(s)} scores {scores[s]} (bid {bids[s]}, won {won[s]}"
-                            + (f", bonus {bonus[s]}" if bonus[s] and bids[s] == won[s] and bids[s] else "")
+                            + (f", bonus {bonus[s]}" if bonus[s] and bids[s] == won[s] and bids[s] and not rules.landlubber else "")
                             + f"), not {json.dumps(given[s])}",
                         )
             for s in range(n):
