@@ -60,6 +60,7 @@ class Die(str, Enum):
         self.colour: Die | None = None if self.special else self
         self.faces: tuple[Face, ...] = ()  # filled in from FACES below
         self.index: int = -1  # table order, filled in below
+        self.bit: int = 0  # 1 << index, filled in below
 
     def __str__(self) -> str:
         return self.value
@@ -68,6 +69,8 @@ class Die(str, Enum):
 for _i, _d in enumerate(Die):
     #: Small stable integer (table order), handy for arrays and encodings.
     _d.index = _i
+    #: 1 << index, for sets of die kinds as bitmasks.
+    _d.bit = 1 << _i
 for _i, _f in enumerate(Face):
     _f.index = _i
 

@@ -22,10 +22,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from itertools import repeat, starmap
 from typing import Final, Protocol
 
 from . import rules as R
-from .dice import BAG, BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, Face, hands_for, over_bag
+from .dice import BAG, BAG_COUNTS, HANDS_BY_SEATS, MAX_SEATS, MIN_SEATS, Die, Face, hands_for, over_bag
 from .errors import IllegalAction
 from .events import (
     BidPlaced,
@@ -56,6 +57,7 @@ __all__ = [
 ]
 
 _DIE_ORDER: Final = tuple(Die)
+_BAG_INDICES: Final = range(len(BAG))
 
 
 def _table_order(die: Die) -> int:
@@ -110,6 +112,24 @@ Action = Deal | Bid | Roll | Land
 # Enum class attribute look-ups are slow; the hot paths use these module constants.
 _DEAL, _BID, _ROLL, _LAND, _OVER = Phase.DEAL, Phase.BID, Phase.ROLL, Phase.LAND, Phase.OVER
 
+# Actions are values; these shared instances save building them again and again.
+_BID_ACTIONS: Final = [[Bid(s, b) for b in range(max(HANDS_BY_SEATS.values()) + 1)] for s in range(MAX_SEATS)]
+_ROLL_ACTIONS: Final = [{d: Roll(s, d) for d in Die} for s in range(MAX_SEATS)]
+# Legal rolls by seat, then by (kinds held bitmask << 3 | lead colour index): filled on demand.
+_LEGAL_ROLLS: Final[list[dict[int, tuple[Roll, ...]]]] = [{} for _ in range(MAX_SEATS)]
+
+
+def _kinds_mask(dice: Sequence[Die]) -> int:
+    mask = 0
+    for d in dice:
+        mask |= d.bit
+    return mask
+
+
+def _legal_rolls(seat: int, kinds: int, lead: Die | None) -> tuple[Roll, ...]:
+    held = [d for d in _DIE_ORDER if kinds & d.bit]
+    return tuple(_ROLL_ACTIONS[seat][d] for d in R.legal_dice(held, lead))
+
 
 # --- chance ------------------------------------------------------------------------------
 
@@ -137,15 +157,10 @@ class SeededChance:
         self._random = self.rng.random
 
     def deal(self, game: Game, hand: int, each: int) -> list[list[Die]]:
-        # A partial Fisher-Yates shuffle of the bag (random() * n has a bias below 1e-14).
-        bag = list(BAG)
-        rnd = self._random
-        size = len(bag)
-        taken = each * game.seats
-        for i in range(taken):
-            j = i + int(rnd() * (size - i))
-            bag[i], bag[j] = bag[j], bag[i]
-        return [bag[i * each : (i + 1) * each] for i in range(game.seats)]
+        # A uniformly random order of the bag: sort it by 36 random keys (all in C).
+        keys = list(starmap(self._random, repeat((), len(BAG))))
+        order = sorted(_BAG_INDICES, key=keys.__getitem__)
+        return [[BAG[i] for i in order[s * each : (s + 1) * each]] for s in range(game.seats)]
 
     def land(self, game: Game, seat: int, die: Die) -> Face:
         return die.faces[int(self._random() * 6)]
@@ -247,11 +262,21 @@ class Game:
         self._pending: Die | None = None
         self._trick: TrickLog | None = None  # the trick in progress (also last in the log)
         self._trick_no: int = 0
-        self._bid_actions = [[Bid(s, b) for b in range(self.hands + 1)] for s in range(seats)]
-        self._roll_actions = [{d: Roll(s, d) for d in Die} for s in range(seats)]
+        self._kinds: list[int] = [0] * seats  # bit d.index set: the seat holds a die of kind d
         self._advance()
 
     # --- queries ---------------------------------------------------------------------
+
+    @property
+    def chance(self) -> Chance | None:
+        """Where dealt dice and rolled faces come from (None: the caller applies them)."""
+        return self._chance
+
+    @chance.setter
+    def chance(self, source: Chance | None) -> None:
+        self._chance = source
+        # The default source's generator, called directly on the hot path.
+        self._rand = source._random if type(source) is SeededChance else None
 
     @property
     def over(self) -> bool:
@@ -298,23 +323,23 @@ class Game:
                 seat = self.turn
             elif seat != self.turn:
                 return []
-            held = self._held[seat]  # kept in table order, so the answer is too
-            table = self._roll_actions[seat]
             lead = self._lead
-            if lead is not None and lead in held:
-                return [table[d] for d in dict.fromkeys(held) if d is lead or d.special]
-            return [table[d] for d in dict.fromkeys(held)]
+            key = self._kinds[seat] << 3 | (lead.index if lead is not None else 0)
+            rolls = _LEGAL_ROLLS[seat].get(key)
+            if rolls is None:
+                rolls = _LEGAL_ROLLS[seat][key] = _legal_rolls(seat, self._kinds[seat], lead)
+            return list(rolls)
         if phase is _BID:
             bids = self.log[-1].bids
             limit = self.hand + 1
             if seat is not None:
                 if 0 <= seat < self.seats and bids[seat] is None:
-                    return self._bid_actions[seat][:limit]  # type: ignore[return-value]
+                    return _BID_ACTIONS[seat][:limit]  # type: ignore[return-value]
                 return []
             out: list[Action] = []
             for s, b in enumerate(bids):
                 if b is None:
-                    out.extend(self._bid_actions[s][:limit])
+                    out.extend(_BID_ACTIONS[s][:limit])
             return out
         if phase is _LAND and seat is None:
             return [Land(f) for f in dict.fromkeys(self._pending.faces)]  # type: ignore[union-attr]
@@ -432,7 +457,7 @@ class Game:
         if self.phase is not _ROLL:
             raise self._wrong_phase("roll")
         seat, die = action.seat, action.die
-        if seat != self.turn:
+        if seat != self.turn or seat.__class__ is not int:  # True == 1: refuse bools too
             self._check_seat(seat)
             raise IllegalAction(
                 "not_your_turn", f"it is {self.names[self.turn]}'s turn", seat=seat, turn=self.turn
@@ -455,12 +480,29 @@ class Game:
                 die=die,
             )
         held.remove(die)
-        chance = self.chance
-        if chance is None:
+        if die not in held:
+            self._kinds[seat] &= ~die.bit
+        rand = self._rand
+        if rand is not None:  # the default seeded source, inlined: this is the hot path
+            face = die.faces[int(rand() * 6)]
+        elif self.chance is not None:
+            face = self.chance.land(self, seat, die)
+        else:
             self._pending = die
             self.phase = _LAND
+            return
+        # Land the die (as `_land`, inlined for speed).
+        trick = self._trick
+        rolls = trick.rolls
+        rolls.append((seat, die, face))
+        self.events.append(Rolled(seat, die, face, self._trick_no))
+        if self._lead is None and not die.special:
+            self._lead = die
+        if len(rolls) < self.seats:
+            seat += 1
+            self.turn = seat if seat < self.seats else 0
         else:
-            self._land(seat, die, chance.land(self, seat, die))
+            self._finish_trick(self.log[-1], trick)
 
     def _land_checked(self, face: Face) -> None:
         if self.phase is not _LAND:
@@ -574,6 +616,7 @@ class Game:
             HandLog(self.hand, start, dice, [None] * self.seats, [], [0] * self.seats)
         )
         self._held = [sorted(row, key=_table_order) for row in dice]
+        self._kinds = [_kinds_mask(row) for row in dice]
         self._lead = None
         self.turn = -1
         self.phase = _BID
@@ -587,11 +630,7 @@ class Game:
             self._check_seat(seat)
         hand = self.log[-1] if self.log else None
         if hand is None:  # nothing dealt yet (external chance)
-            n = self.seats
-            return View(
-                seat, n, self.names, 0, self.hands, self.first_start, self.rules, (),
-                (False,) * n, (None,) * n, (0,) * n, (0,) * n, (), self.first_start,
-            )
+            return self.setup_view(seat)
         bids = hand.bids
         revealed = None not in bids
         tricks = tuple(
@@ -599,11 +638,11 @@ class Game:
             for t in hand.tricks
             if t.rolls
         )
-        totals = tuple(self.totals) if hand.scores is None or self.over else tuple(
-            t - p for t, p in zip(self.totals, hand.scores)
-        )
-        if self.over:
+        # Totals before this hand while it is played; once the game is over, the final ones.
+        if hand.scores is None or self.over:
             totals = tuple(self.totals)
+        else:  # between hands (external chance): the hand just scored is still the view's
+            totals = tuple(t - p for t, p in zip(self.totals, hand.scores))
         leader = hand.tricks[-1].leader if hand.tricks else hand.start
         legal: tuple | None = None
         if seat is not None:
@@ -672,7 +711,7 @@ class Game:
         twin._lead, twin._pending = self._lead, self._pending
         twin._trick = twin.log[-1].tricks[-1] if twin.log and twin.log[-1].tricks else None
         twin._trick_no = self._trick_no
-        twin._bid_actions, twin._roll_actions = self._bid_actions, self._roll_actions
+        twin._kinds = list(self._kinds)
         return twin
 
     def determinize(self, seat: int, rng: random.Random) -> Game:
@@ -713,8 +752,7 @@ class Game:
         game.chance = chance if chance is not None else SeededChance(rng.getrandbits(64))
         game.totals = list(view.totals)
         game.events = []
-        game._bid_actions = [[Bid(s, b) for b in range(game.hands + 1)] for s in range(seats)]
-        game._roll_actions = [{d: Roll(s, d) for d in Die} for s in range(seats)]
+        game._kinds = [0] * seats
         game._pending = None
         game._lead = None
         game._trick = None
@@ -762,6 +800,7 @@ class Game:
         for s, dice in sampled.items():
             held[s] = dice
         game._held = [sorted(h, key=_table_order) for h in held]
+        game._kinds = [_kinds_mask(h) for h in held]
         drawn = tuple(tuple(rolled[s] + held[s]) for s in range(seats))
 
         revealed = all(b is not None for b in view.bids)
