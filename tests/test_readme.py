@@ -1,0 +1,15 @@
+"""The README's Python example runs as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_readme_python_examples_run() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    assert blocks, "the README shows at least one Python example"
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), {})
