@@ -32,8 +32,9 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
 
-## bench: the engine and records benchmarks
+## bench: the benchmarks (installs open-spiel for the reference figures)
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_records.py
 
