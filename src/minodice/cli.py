@@ -203,5 +203,14 @@ def score_sheet(rec: dict) -> Table:
     return table
 
 
+def _register_subcommands() -> None:
+    """Commands that live with their packages (tournaments, bot-check)."""
+    from .tournament.cli import register as register_tournament
+
+    register_tournament(app)
+
+
+_register_subcommands()
+
 if __name__ == "__main__":  # pragma: no cover
     app()

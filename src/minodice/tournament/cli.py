@@ -1,0 +1,247 @@
+"""The `minodice tournament` and `minodice bot-check` commands.
+
+`register(app)` adds both to a Typer app (the `minodice` command calls it).
+Usage errors print one plain sentence to stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+
+from ..dice import MAX_SEATS, MIN_SEATS
+from ..rules import RULE_OPTIONS, Rules
+
+__all__ = ["register"]
+
+
+def _choices(option: str) -> type[Enum]:
+    """An Enum of a rule option's values (for Typer's choices), from `rules.RULE_OPTIONS`."""
+    values = RULE_OPTIONS[option][0]
+    return Enum(option.title().replace("_", ""), {v: v for v in values}, type=str)  # type: ignore[return-value]
+
+
+Scoring = _choices("scoring")
+AllSpecials = _choices("all_specials")
+AllFlags = _choices("all_flags")
+HandStart = _choices("hand_start")
+# Defaults: the first value of each option (RULES.md's decisions).
+_SCORING, _ALL_SPECIALS, _ALL_FLAGS, _HAND_START = (
+    next(iter(choices)) for choices in (Scoring, AllSpecials, AllFlags, HandStart)
+)
+
+
+class Backend(str, Enum):
+    local = "local"
+    ray = "ray"
+
+
+def _console() -> Console:
+    """The console for reports: the terminal's width, or 120 columns when piped (tables stay whole)."""
+    out = Console()
+    return out if out.is_terminal else Console(width=max(out.width, 120))
+
+
+def _usage(command: str, message: str) -> NoReturn:
+    """Print a usage error in words and exit with status 2."""
+    typer.echo(f"minodice {command}: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def tournament(
+    seat: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--seat",
+            "-s",
+            help="An entrant, one per seat (3 to 6): greedy, random, another built-in bot "
+            "(see `minodice bots`), or 'cmd:PROGRAM ARGS' for an external bot.",
+            show_default=False,
+        ),
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", "-g", help="Games to play (duplicate mode: a multiple of the seat count).")
+    ] = 240,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of every deal and bot (default: a random one, shown).")
+    ] = None,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate/--no-duplicate",
+            help="Duplicate play: every deal once per rotation of the entrants, same dice and faces "
+            "per seat position (luck cancels); --no-duplicate: independent random games.",
+        ),
+    ] = True,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Games played at once (worker processes or Ray actors).")] = 1,
+    backend: Annotated[
+        Backend, typer.Option(help="local: this machine (a process pool when --jobs > 1); ray: Ray tasks.")
+    ] = Backend.local,
+    address: Annotated[
+        str | None, typer.Option(help="With --backend ray: the address of a Ray cluster to join.")
+    ] = None,
+    timeout: Annotated[float, typer.Option(help="Seconds an external bot has per decision.")] = 10.0,
+    scoring: Annotated[Scoring, typer.Option(help="Score sheet.")] = _SCORING,  # type: ignore[valid-type]
+    all_specials: Annotated[
+        AllSpecials, typer.Option(help="Which special face wins when all three are rolled.")  # type: ignore[valid-type]
+    ] = _ALL_SPECIALS,
+    all_flags: Annotated[AllFlags, typer.Option(help="Who wins a trick of flags only.")] = _ALL_FLAGS,  # type: ignore[valid-type]
+    hand_start: Annotated[HandStart, typer.Option(help="Who starts each new hand.")] = _HAND_START,  # type: ignore[valid-type]
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as one JSON object.")] = False,
+    records: Annotated[
+        Path | None, typer.Option("--records", help="Write every game as a minodice/1 record into this directory.")
+    ] = None,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Draw score distributions and ratings to this image (.png).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play a tournament between bots and report honest statistics.
+
+    Statistics per entrant: mean score per game with a 95% t-interval over deals
+    (paired: luck cancels), mean place, win rate, bids made, bonus per hand,
+    decision times, faults and an openskill rating; and every pair's mean score
+    difference with its paired 95% interval.
+    """
+    import secrets
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from .config import TournamentConfig, TournamentError, entrants_from_specs
+    from .report import plot as draw_plot
+    from .report import render, to_json
+    from .run import prepare_records_dir, run_tournament
+
+    def fail(message: str) -> NoReturn:
+        _usage("tournament", message)
+
+    specs = list(seat or [])
+    if not MIN_SEATS <= len(specs) <= MAX_SEATS:
+        fail(
+            f"a tournament needs {MIN_SEATS} to {MAX_SEATS} entrants, one --seat each "
+            f"(e.g. --seat greedy --seat random --seat random), not {len(specs)}"
+        )
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    if address and backend is not Backend.ray:
+        fail("--address joins a Ray cluster: use it with --backend ray")
+    if plot is not None:
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        kinds = FigureCanvasBase.get_supported_filetypes()
+        if plot.suffix.lower().lstrip(".") not in kinds:
+            fail(f"--plot {plot}: name an image file ending in one of " + ", ".join(f".{k}" for k in sorted(kinds)))
+        if not plot.parent.is_dir():
+            fail(f"--plot {plot}: the directory {str(plot.parent)!r} does not exist")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    try:
+        config = TournamentConfig(
+            entrants_from_specs(specs, timeout=timeout),
+            games=games,
+            seed=seed,
+            duplicate=duplicate,
+            rules=Rules(scoring.value, all_specials.value, all_flags.value, hand_start.value),
+            timeout=timeout,
+        )
+        if records is not None:
+            prepare_records_dir(records)
+    except TournamentError as exc:
+        fail(str(exc))
+
+    err = Console(stderr=True)
+    show = not quiet and err.is_terminal
+    progress = Progress(
+        TextColumn("[bold]tournament"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not show,
+        transient=True,
+    )
+    task = progress.add_task("games", total=config.games)
+    played = 0
+
+    def on_game(_result: object) -> None:
+        nonlocal played
+        played += 1
+        progress.advance(task)
+
+    try:
+        with progress:
+            outcome = run_tournament(
+                config, jobs=jobs, backend=backend.value, address=address, records_dir=records, on_game=on_game
+            )
+    except TournamentError as exc:  # found while running (Ray, a worker): not a usage error
+        typer.echo(f"minodice tournament: {exc}", err=True)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        kept = f"; the records of those games are in {records}" if records is not None and played else ""
+        typer.echo(f"minodice tournament: interrupted after {played} of {config.games} games{kept}", err=True)
+        raise typer.Exit(130) from None
+    summary = outcome.summary
+    if as_json:
+        typer.echo(json.dumps(to_json(summary), ensure_ascii=False))
+    else:
+        _console().print(render(summary))
+    if not quiet:
+        err.print(
+            f"{summary.games} games in {outcome.seconds:.1f} s "
+            f"({outcome.games_per_second:.1f} games/s, {jobs} job{'s' if jobs > 1 else ''}, {backend.value})"
+            + (f"; records in {records}" if records is not None else ""),
+            highlight=False,
+        )
+    if plot is not None:
+        try:
+            draw_plot(summary, plot)
+        except (OSError, ValueError) as exc:
+            typer.echo(f"minodice tournament: could not draw the plot {plot}: {exc}", err=True)
+            raise typer.Exit(1) from None
+
+
+def bot_check(
+    spec: Annotated[
+        str,
+        typer.Argument(help="The bot to check: 'cmd:PROGRAM ARGS' (or a built-in bot's name).", show_default=False),
+    ],
+    games: Annotated[int | None, typer.Option("--games", "-g", help="Games to play (default: one of each check game, 6).")] = None,
+    timeout: Annotated[float, typer.Option(help="Seconds the bot has per decision.")] = 10.0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the dice and the opponents.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+) -> None:
+    """Check a bot against the protocol: faults, decision times, a PASS/FAIL verdict.
+
+    Plays a few games (3 to 6 seats, several rule options, awkward positions) with
+    one process, against the built-in bots. Exit status: 0 PASS, 1 FAIL, 2 usage error.
+    """
+    from ..botcheck import BotCheckError, check_bot, render, to_json
+
+    try:
+        report = check_bot(spec, games=games, timeout=timeout, seed=seed)
+    except BotCheckError as exc:
+        _usage("bot-check", str(exc))
+    if as_json:
+        typer.echo(json.dumps(to_json(report), ensure_ascii=False))
+    else:
+        _console().print(render(report))
+    raise typer.Exit(0 if report.passed else 1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `tournament` and `bot-check` commands to `app`."""
+    app.command("tournament")(tournament)
+    app.command("bot-check")(bot_check)
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m minodice.tournament.cli`
+    _app = typer.Typer(add_completion=False)
+    register(_app)
+    _app(sys.argv[1:])

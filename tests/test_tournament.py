@@ -1,0 +1,419 @@
+"""Tournaments: duplicate deals, honest statistics, backends that agree, faults, the command."""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+import sys
+import textwrap
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+import typer
+from openskill.models import PlackettLuce
+from typer.testing import CliRunner
+
+from minodice import record
+from minodice.dice import Die, Face
+from minodice.game import EXTERNAL, Bid, Deal, Game, Land, Roll
+from minodice.rules import places
+from minodice.tournament import (
+    DuplicateChance,
+    GameResult,
+    SeatResult,
+    TournamentConfig,
+    TournamentError,
+    entrants_from_specs,
+    run_tournament,
+    schedule,
+    summarize,
+)
+from minodice.tournament.cli import register
+from minodice.tournament.config import Entrant
+from minodice.tournament.play import hand_outcomes
+from minodice.tournament.report import TIMING_FIELDS, to_json
+from minodice.tournament.stats import mean_ci, t_quantile
+
+ROOT = Path(__file__).resolve().parents[1]
+SIMPLE = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'examples' / 'simple_bot.py'))}"
+
+runner = CliRunner()
+
+
+def make_app() -> typer.Typer:
+    app = typer.Typer()
+
+    @app.callback()
+    def main() -> None:
+        """The test's own app: only the commands `register` adds."""
+
+    register(app)
+    return app
+
+
+APP = make_app()
+
+
+def invoke(*args: str):
+    return runner.invoke(APP, ["tournament", *args])
+
+
+def without_timing(data: dict) -> dict:
+    """The JSON report minus the fields that measure time."""
+    data = json.loads(json.dumps(data))
+    for entrant in data["entrants"]:
+        for name in TIMING_FIELDS:
+            entrant.pop(name)
+    return data
+
+
+# --- duplicate deals ---------------------------------------------------------------------
+
+
+def rolls_by_kind(hand: dict) -> dict[tuple[int, str], list[str]]:
+    """(seat, die kind) -> the faces that seat's dice of that kind showed, in rolling order."""
+    out: dict[tuple[int, str], list[str]] = defaultdict(list)
+    for trick in hand["tricks"]:
+        for r in trick["rolls"]:
+            out[r["seat"], r["die"]].append(r["face"])
+    return dict(out)
+
+
+def test_duplicate_records_replay_the_same_dice_and_faces(tmp_path):
+    out = tmp_path / "records"
+    result = invoke("--seat", "random", "--seat", "greedy", "--seat", "random", "--seat", "greedy",
+                    "--games", "12", "--seed", "5", "--records", str(out), "--json", "-q")
+    assert result.exit_code == 0, result.output
+    files = sorted(p.name for p in out.glob("*.json"))
+    assert files == [f"deal{d:05d}-rot{r}.json" for d in range(3) for r in range(4)]
+    by_deal: dict[int, list[dict]] = defaultdict(list)
+    for d in range(3):
+        for r in range(4):
+            rec = record.load(out / f"deal{d:05d}-rot{r}.json")
+            assert record.check(rec) is None
+            by_deal[d].append(rec)
+    first_hands = []
+    for recs in by_deal.values():
+        # Every rotation seats the entrants differently ...
+        seatings = {tuple(s["name"] for s in rec["seats"]) for rec in recs}
+        assert len(seatings) == 4
+        assert {s["bot"] for s in recs[0]["seats"]} == {"random", "greedy"}
+        # ... but each seat position draws the same dice, and its i-th die of a kind shows the same face.
+        base = recs[0]
+        for rec in recs[1:]:
+            assert len(rec["hands"]) == len(base["hands"]) == 8
+            for h0, h1 in zip(base["hands"], rec["hands"]):
+                assert h1["dice"] == h0["dice"]
+                assert rolls_by_kind(h1) == rolls_by_kind(h0)
+        # The players' choices differ between rotations (it is not one game copied).
+        assert len({json.dumps([h["bids"] for h in rec["hands"]]) for rec in recs}) > 1
+        first_hands.append(json.dumps(base["hands"][3]["dice"]))
+    assert len(set(first_hands)) == 3  # deals differ from each other
+
+
+def test_duplicate_chance_faces_follow_the_die_kind_not_the_roll_order():
+    chance = DuplicateChance("x", 3)
+    game = Game(3, chance=EXTERNAL)
+    game.apply(Deal(tuple(tuple(row) for row in chance.deal(game, 1, 1))))
+    twin = chance.copy()
+    die = game.held(0)[0]
+    assert chance.land(game, 0, die) == chance.faces(1, 0, die)[0]
+    assert twin.land(game, 0, die) == chance.faces(1, 0, die)[0]  # a copy replays the same outcome
+    with pytest.raises(ValueError, match="4 seats"):
+        DuplicateChance("x", 4).deal(game, 1, 1)
+
+
+def test_no_duplicate_mode_plays_independent_games(tmp_path):
+    out = tmp_path / "r"
+    result = invoke("--seat", "random", "--seat", "random", "--seat", "greedy", "--games", "4",
+                    "--seed", "2", "--no-duplicate", "--records", str(out), "--json", "-q")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["games"], data["deals"], data["duplicate"]) == (4, 4, False)
+    recs = [record.load(p) for p in sorted(out.glob("game*.json"))]
+    assert len(recs) == 4
+    assert len({json.dumps(r["hands"][1]["dice"]) for r in recs}) == 4
+
+
+# --- statistics by hand ----------------------------------------------------------------------
+
+#: Totals by entrant (a, b, c) for games 0-5 (deals 0 and 1, three rotations each).
+TOTALS = [(10, 20, 20), (30, 0, -10), (20, 20, 0), (0, 10, 50), (40, 40, 40), (-10, 30, 0)]
+
+
+def hand_results() -> tuple[TournamentConfig, list[GameResult]]:
+    config = TournamentConfig((Entrant("a", "random"), Entrant("b", "random"), Entrant("c", "random")),
+                              games=6, seed=0)
+    results = []
+    for spec, by_entrant in zip(schedule(config), TOTALS):
+        seats = tuple(
+            SeatResult(entrant=e, total=by_entrant[e], hands=8, bids_made=2 + e, bonus=30 * (e == 0) * (spec.deal == 0),
+                       decisions=10, seconds=0.01 * (e + 1), max_seconds=0.002 * (e + 1))
+            for e in spec.seating
+        )
+        results.append(GameResult(spec.index, spec.deal, spec.rotation, seats))
+    return config, results
+
+
+def test_t_quantiles_match_the_tables():
+    assert t_quantile(0.975, 1) == pytest.approx(12.7062, abs=1e-4)
+    assert t_quantile(0.975, 2) == pytest.approx(4.3027, abs=1e-4)
+    assert t_quantile(0.975, 10) == pytest.approx(2.2281, abs=1e-4)
+    assert t_quantile(0.975, 30) == pytest.approx(2.0423, abs=1e-4)
+    assert t_quantile(0.975, 100000) == pytest.approx(1.95997, abs=1e-4)
+    assert mean_ci([5.0]) == (5.0, None)
+    assert mean_ci([2.0, 2.0, 2.0]) == (2.0, (2.0, 2.0))
+
+
+def test_summary_by_hand():
+    config, results = hand_results()
+    summary = summarize(config, list(reversed(results)))  # any order: sorted by game index
+    a, b, c = summary.entrants
+    # Mean scores: a (10+30+20+0+40-10)/6 = 15, b 120/6 = 20, c 100/6.
+    assert (a.mean_score, b.mean_score, c.mean_score) == pytest.approx((15, 20, 100 / 6))
+    # Paired over deals: a's deal means are 20 and 10: mean 15, sd 7.071, se 5, t(0.975, 1) 12.7062.
+    assert a.ci95 == pytest.approx((15 - 5 * 12.7062, 15 + 5 * 12.7062), abs=1e-3)
+    # Places (ties share): a 3,1,1,3,1,3; b 1,2,1,2,1,1; c 1,3,3,1,1,2.
+    assert (a.mean_rank, b.mean_rank, c.mean_rank) == pytest.approx((2.0, 8 / 6, 11 / 6))
+    # Wins: ties for first share the win (g0 b,c; g2 a,b; g4 all three).
+    assert (a.win_rate, b.win_rate, c.win_rate) == pytest.approx(((1 + 1 / 2 + 1 / 3) / 6, (1 / 2 + 1 / 2 + 1 / 3 + 1) / 6,
+                                                                  (1 / 2 + 1 + 1 / 3) / 6))
+    assert sum(e.win_rate for e in summary.entrants) == pytest.approx(1.0)
+    # Bids made: 2, 3, 4 of 8 hands per game; bonus: a scores 30 in each game of deal 0 (3 games, 48 hands).
+    assert (a.bids_made, b.bids_made, c.bids_made) == pytest.approx((2 / 8, 3 / 8, 4 / 8))
+    assert (a.bonus_per_hand, b.bonus_per_hand) == pytest.approx((90 / 48, 0.0))
+    # Decision times: 0.01 s per 10 decisions = 1 ms mean; max 2 ms for a.
+    assert (a.decision_ms_mean, a.decision_ms_max) == pytest.approx((1.0, 2.0))
+    assert a.games == 6 and summary.games == 6 and summary.deals == 2
+    # Pairwise a − b, paired by deal: deal means 20 − 40/3 and 10 − 80/3, mean −5.
+    pair = next(p for p in summary.pairs if (p.a, p.b) == ("a", "b"))
+    d = [20 - 40 / 3, 10 - 80 / 3]
+    se = abs(d[0] - d[1]) / math.sqrt(2) / math.sqrt(2)
+    assert pair.mean_diff == pytest.approx(-5.0)
+    assert pair.ci95 == pytest.approx((-5 - 12.7062 * se, -5 + 12.7062 * se), abs=1e-3)
+    assert pair.deals == 2
+    mirrored = next(p for p in summary.pairs if (p.a, p.b) == ("b", "a"))
+    assert mirrored.mean_diff == pytest.approx(5.0)
+    assert len(summary.pairs) == 6
+
+
+def test_ratings_are_openskill_in_game_order_and_deterministic():
+    config, results = hand_results()
+    first = summarize(config, results)
+    assert summarize(config, results[::-1]) == first
+    model = PlackettLuce()
+    ratings = [model.rating() for _ in range(3)]
+    for game in results:
+        teams = [[ratings[s.entrant]] for s in game.seats]
+        for s, team in zip(game.seats, model.rate(teams, ranks=places(game.totals))):
+            ratings[s.entrant] = team[0]
+    for entrant, expected in zip(first.entrants, ratings):
+        assert entrant.rating.mu == pytest.approx(expected.mu)
+        assert entrant.rating.sigma == pytest.approx(expected.sigma)
+        assert entrant.rating.ordinal == pytest.approx(expected.ordinal())
+    # b won most (places 1,2,1,2,1,1): best rating; a worst.
+    assert first.entrants[1].rating.mu > first.entrants[2].rating.mu > first.entrants[0].rating.mu
+
+
+def test_hand_outcomes_count_bids_made_and_only_bonuses_scored():
+    game = Game(3, chance=EXTERNAL)
+    d = Die
+
+    def play(rows, bids, rolls):
+        game.apply(Deal(tuple(tuple(row) for row in rows)))
+        for seat, b in enumerate(bids):
+            game.apply(Bid(seat, b))
+        for seat, die, face in rolls:
+            game.apply(Roll(seat, die))
+            game.apply(Land(face))
+
+    # Hand 1: seat 0's minotaur beats the griffin: +30 bonus, and its bid of 1 is made (50 points).
+    play([[d.MINOTAUR], [d.GRIFFIN], [d.RED]], [1, 0, 0],
+         [(0, d.MINOTAUR, Face.MINOTAUR), (1, d.GRIFFIN, Face.GRIFFIN), (2, d.RED, Face.FIVE)])
+    # Hand 2 (led by seat 1): seat 0 earns the bonus again but bid 0 and takes both tricks: no bonus.
+    play([[d.MINOTAUR, d.RED], [d.GRIFFIN, d.YELLOW], [d.RED, d.PURPLE]], [0, 0, 1],
+         [(1, d.GRIFFIN, Face.GRIFFIN), (2, d.RED, Face.FIVE), (0, d.MINOTAUR, Face.MINOTAUR),
+          (0, d.RED, Face.SIX), (1, d.YELLOW, Face.THREE), (2, d.PURPLE, Face.ONE)])
+    assert [h.scores for h in game.log] == [(50, 10, 10), (-20, 20, -10)]
+    assert hand_outcomes(game) == [(2, 1, 30), (2, 2, 0), (2, 1, 0)]
+
+
+# --- playing ------------------------------------------------------------------------------------
+
+
+def test_greedy_beats_random_in_a_duplicate_tournament():
+    config = TournamentConfig(entrants_from_specs(["greedy", "random", "greedy", "random"]), games=64, seed=11)
+    outcome = run_tournament(config)
+    pairs = {(p.a, p.b): p for p in outcome.summary.pairs}
+    for g in ("greedy#1", "greedy#2"):
+        for r in ("random#1", "random#2"):
+            assert pairs[g, r].ci95[0] > 0, (g, r, pairs[g, r])
+    greedy, random_ = outcome.summary.entrants[0], outcome.summary.entrants[1]
+    assert greedy.win_rate > random_.win_rate and greedy.mean_rank < random_.mean_rank
+    assert greedy.bids_made > random_.bids_made
+    assert [r.index for r in outcome.results] == list(range(64))
+
+
+def test_results_do_not_depend_on_the_worker():
+    specs = ["greedy", "random", SIMPLE]
+    config = TournamentConfig(entrants_from_specs(specs), games=9, seed=4)
+    one = run_tournament(config, jobs=1)
+    two = run_tournament(config, jobs=2)
+    assert without_timing(to_json(one.summary)) == without_timing(to_json(two.summary))
+    def played(outcome):
+        return [[(s.entrant, s.total, s.bids_made, s.bonus, s.decisions) for s in r.seats] for r in outcome.results]
+
+    assert played(one) == played(two)
+
+
+GARBAGE_BOT = textwrap.dedent('''
+    import json, sys
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "hello":
+            print(json.dumps({"name": "garbage"}), flush=True)
+        elif msg["type"] in ("bid", "roll"):
+            print("garbage, not JSON", flush=True)
+        elif msg["type"] == "quit":
+            break
+''')
+
+
+def test_external_bots_play_and_faults_are_counted_per_entrant(tmp_path):
+    script = tmp_path / "garbage_bot.py"
+    script.write_text(GARBAGE_BOT)
+    garbage = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+    result = invoke("--seat", SIMPLE, "--seat", garbage, "--seat", "random", "--games", "6",
+                    "--seed", "1", "--json", "-q", "--timeout", "5")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    by_name = {e["name"]: e for e in data["entrants"]}
+    assert set(by_name) == {"simple_bot", "garbage_bot", "random"}
+    assert by_name["simple_bot"]["faults"]["count"] == 0
+    assert by_name["random"]["faults"]["count"] == 0
+    bad = by_name["garbage_bot"]
+    # Every decision of the garbage bot is a fault: 8 bids and 36 rolls in each of 6 games.
+    assert bad["faults"]["count"] == 6 * (8 + 36)
+    assert bad["faults"]["kinds"] == {"bad_answer": 6 * 44}
+    assert "not JSON" in bad["faults"]["first"][0] and "garbage, not JSON" in bad["faults"]["first"][0]
+    assert all(e["games"] == 6 for e in data["entrants"])
+    assert by_name["simple_bot"]["decision_ms"]["decisions"] == 6 * 44
+
+
+def test_json_report_has_every_field(tmp_path):
+    plot = tmp_path / "t.png"
+    result = invoke("--seat", "greedy", "--seat", "random", "--seat", "random", "--games", "3", "--seed", "7",
+                    "--json", "-q", "--scoring", "landlubber", "--hand-start", "last_winner", "--plot", str(plot))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) == {"entrants", "pairs", "games", "deals", "seed", "duplicate", "rules"}
+    assert (data["games"], data["deals"], data["seed"], data["duplicate"]) == (3, 1, 7, True)
+    assert data["rules"] == {"scoring": "landlubber", "all_specials": "mermaid", "all_flags": "first",
+                             "hand_start": "last_winner"}
+    entrant = data["entrants"][0]
+    assert set(entrant) == {"name", "spec", "games", "mean_score", "ci95", "mean_rank", "win_rate", "bids_made",
+                            "bonus_per_hand", "decision_ms", "faults", "rating"}
+    assert set(entrant["rating"]) == {"mu", "sigma", "ordinal"}
+    assert entrant["ci95"] is None  # one deal: no interval
+    assert entrant["bonus_per_hand"] == 0  # landlubber: no bonuses
+    assert len(data["pairs"]) == 6 and set(data["pairs"][0]) == {"a", "b", "mean_diff", "ci95", "deals"}
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_table_output():
+    result = invoke("--seat", "greedy", "--seat", "random", "--seat", SIMPLE, "--games", "3", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    for text in ("Tournament: 3 games, 1 deals (duplicate), seed 1", "greedy", "simple_bot", "ordinal",
+                 "Score difference", "games/s"):
+        assert text in result.output
+
+
+# --- Ray --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_and_the_process_pool_agree(ray_session):
+    args = ["--seat", "greedy", "--seat", "random", "--seat", SIMPLE, "--seat", "random",
+            "--games", "8", "--seed", "3", "--json", "-q", "--jobs", "2"]
+    on_ray = invoke(*args, "--backend", "ray")
+    assert on_ray.exit_code == 0, on_ray.output
+    assert ray_session.is_initialized()  # a running Ray is used, not shut down
+    pooled = invoke(*args)
+    assert pooled.exit_code == 0, pooled.output
+    assert without_timing(json.loads(on_ray.stdout)) == without_timing(json.loads(pooled.stdout))
+
+
+# --- usage errors --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seat", "greedy", "--seat", "random"], "3 to 6 entrants"),
+        (["--seat", "greedy"] * 7, "3 to 6 entrants, one --seat each (e.g. --seat greedy --seat random --seat random), not 7"),
+        ([], "not 0"),
+        (["--seat", "greedy", "--seat", "random", "--seat", "random", "--games", "10"],
+         "--games 10 is not a multiple of the 3 seats"),
+        (["--seat", "greedy", "--seat", "random", "--seat", "random", "--games", "0"], "--games must be at least 1"),
+        (["--seat", "greedy", "--seat", "random", "--seat", "random", "--jobs", "0"], "--jobs must be at least 1"),
+        (["--seat", "greedy", "--seat", "nosuchbot", "--seat", "random"], "--seat 2: 'nosuchbot': unknown bot"),
+        (["--seat", "greedy:depth=3", "--seat", "random", "--seat", "random"], "--seat 1: 'greedy:depth=3': the greedy bot takes no options"),
+        (["--seat", "greedy", "--seat", "random", "--seat", "cmd:no-such-program-xyz --fast"],
+         "--seat 3: 'cmd:no-such-program-xyz --fast': the program 'no-such-program-xyz' was not found"),
+        (["--seat", "greedy", "--seat", "random", "--seat", "cmd:"], "--seat 3: 'cmd:'"),
+        (["--seat", "greedy", "--seat", "random", "--seat", "random", "--timeout", "0"], "--timeout must be more than 0"),
+        (["--seat", "greedy", "--seat", "random", "--seat", "random", "--address", "1.2.3.4:6379"],
+         "--address joins a Ray cluster: use it with --backend ray"),
+        (["--seat", "greedy", "--seat", "random", "--seat", "random", "--plot", "scores.txt"],
+         "--plot scores.txt: name an image file ending in one of"),
+        (["--seat", "greedy", "--seat", "random", "--seat", "random", "--plot", "/no/such/dir/p.png"],
+         "the directory '/no/such/dir' does not exist"),
+    ],
+)
+def test_usage_errors_are_clear(args, message):
+    result = invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_games_not_a_multiple_suggests_numbers():
+    result = invoke("--seat", "greedy", "--seat", "random", "--seat", "random", "--seat", "random", "--games", "10")
+    assert result.exit_code == 2
+    assert "Use --games 8 or 12, or --no-duplicate" in result.stderr
+
+
+def test_unwritable_records_dir(tmp_path):
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("not a directory")
+    result = invoke("--seat", "greedy", "--seat", "random", "--seat", "random", "--games", "3",
+                    "--records", str(blocker / "records"))
+    assert result.exit_code == 2
+    assert "cannot write game records to" in result.stderr and "file.txt" in result.stderr
+
+
+def test_bad_rule_option_is_a_usage_error():
+    result = invoke("--seat", "greedy", "--seat", "random", "--seat", "random", "--scoring", "nope")
+    assert result.exit_code == 2
+    assert "nope" in result.output
+
+
+def test_config_refuses_what_the_command_refuses():
+    entrants = entrants_from_specs(["greedy", "random", "random"])
+    with pytest.raises(TournamentError, match="not a multiple"):
+        TournamentConfig(entrants, games=4, seed=1)
+    with pytest.raises(TournamentError, match="3 to 6 entrants"):
+        TournamentConfig(entrants[:2], games=4, seed=1)
+    with pytest.raises(TournamentError, match="--jobs must be at least 1"):
+        run_tournament(TournamentConfig(entrants, games=3, seed=1), jobs=0)
+    with pytest.raises(TournamentError, match="unknown backend"):
+        run_tournament(TournamentConfig(entrants, games=3, seed=1), backend="cloud")
