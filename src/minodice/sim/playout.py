@@ -1,0 +1,285 @@
+"""Rollouts for search bots: finish the current hand many times, fast, from a fully known state.
+
+A search bot (Monte Carlo, ISMCTS) samples what it cannot see with
+`Game.determinize(seat, rng)` and then wants to know how the hand ends from
+there. `finish_hand` encodes the game's current hand into a small int array
+(a few microseconds) and plays the rest of it `n` times in a numba kernel
+(`kernel.play_hand`), each time with fresh faces and every seat following the
+rollout policy:
+
+- ``"random"``: a uniformly random legal die (and a uniform bid 0..n);
+- ``"greedy"``: `GreedyBot`'s heuristics re-expressed in the kernel — bid the
+  score-maximising number of tricks given each die's `die_strength`; while
+  short of the bid roll the legal die most likely to take the trick (faces
+  rolled so far, the seats still to roll drawing from the unseen dice),
+  once the bid is reached (or on a zero bid) the most dangerous die that
+  still loses.
+
+Only the *current hand* is played: the result is each seat's hand score
+(bonuses, landlubber and all rule options included), which is what a
+decision within the hand changes.
+
+>>> import random
+>>> from minodice.game import Game
+>>> game = Game(4, seed=1)
+>>> scores = finish_hand(game.determinize(0, random.Random(2)), 200, seed=3)
+>>> scores.shape
+(200, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..dice import Die
+from ..game import Game, Phase
+from ..rules import Rules
+from . import kernel as K
+
+__all__ = [
+    "finish_hand",
+    "finish_hand_tricks",
+    "playout_values",
+    "policy_bid",
+    "policy_roll",
+]
+
+_BID, _ROLL = Phase.BID, Phase.ROLL
+_NO_STREAM = np.empty(0, dtype=np.float64)
+_DIES: tuple[Die, ...] = tuple(Die)
+_POLICY_CACHE: dict[tuple[object, int], np.ndarray] = {}
+_STRENGTH_CACHE: dict[tuple[int, str, str], np.ndarray] = {}
+_M64 = (1 << 64) - 1
+
+Policy = str | Sequence[str]
+
+
+def policy_array(policy: Policy, seats: int) -> np.ndarray:
+    """The kernel's int64[seats] policy codes for `policy` (one name, or one per seat)."""
+    key = (policy if isinstance(policy, str) else tuple(policy), seats)
+    arr = _POLICY_CACHE.get(key)
+    if arr is None:
+        names = [policy] * seats if isinstance(policy, str) else list(policy)
+        if len(names) != seats:
+            raise ValueError(f"{seats} seats need {seats} policies, got {len(names)}")
+        try:
+            arr = np.array([K.POLICIES[p] for p in names], dtype=np.int64)
+        except KeyError as e:
+            raise ValueError(
+                f"unknown rollout policy {e.args[0]!r}: choose one of {', '.join(K.POLICIES)}"
+            ) from None
+        arr.flags.writeable = False
+        _POLICY_CACHE[key] = arr
+    return arr
+
+
+def strength_array(seats: int, rules: Rules) -> np.ndarray:
+    """`GreedyBot`'s per-die win chances (`bots.greedy.die_strength`) as a float64[7] array."""
+    key = (seats, rules.all_specials, rules.all_flags)
+    arr = _STRENGTH_CACHE.get(key)
+    if arr is None:
+        from ..bots.greedy import die_strength  # lazy: bots may import this module
+
+        table = die_strength(seats, rules)
+        arr = np.array([table[d] for d in _DIES], dtype=np.float64)
+        arr.flags.writeable = False
+        _STRENGTH_CACHE[key] = arr
+    return arr
+
+
+_ZERO_STRENGTH = np.zeros(7, dtype=np.float64)
+
+
+def _strength_for(pol: np.ndarray, seats: int, rules: Rules) -> np.ndarray:
+    return strength_array(seats, rules) if pol.any() else _ZERO_STRENGTH
+
+
+def encode(game: Game, bids: Sequence[int | None] | None = None) -> np.ndarray:
+    """The current hand of `game` (phase BID or ROLL) as the kernel's int64 state array.
+
+    Layout: seats, n, leader, k, lead, bids (-1: still to choose), won,
+    bonus, the k faces of the trick in progress, then for each seat its count
+    of held dice and their kinds, then the count and kinds of the dice rolled
+    this hand. `bids` overrides or fills the game's bids (None entries: keep).
+    """
+    phase = game.phase
+    if phase is not _ROLL and phase is not _BID:
+        raise ValueError(f"finish_hand needs a game waiting for a bid or a roll, not phase {phase.value!r}")
+    seats = game.seats
+    hand = game.log[-1]
+    known = hand.bids
+    if bids is None:
+        bid_list = [-1 if b is None else b for b in known]
+    else:
+        if len(bids) != seats:
+            raise ValueError(f"bids needs one entry per seat ({seats}), got {len(bids)}")
+        bid_list = [
+            (-1 if k is None else k) if b is None else b for b, k in zip(bids, known)
+        ]
+        for b in bid_list:
+            if not -1 <= b <= game.hand:
+                raise ValueError(f"bids go from 0 to {game.hand}, not {b}")
+    won = [0] * seats
+    rolled: list[int] = []
+    tricks = hand.tricks
+    for t in tricks:
+        w = t.winner
+        if w is not None:
+            won[w] += 1
+        rolled += [r[1].index for r in t.rolls]
+    if phase is _ROLL:
+        current = tricks[-1]
+        rolls = current.rolls
+        lead = game.lead_colour
+        state = [seats, game.hand, current.leader, len(rolls), -1 if lead is None else lead.index,
+                 *bid_list, *won, *hand.bonus, *[r[2].index for r in rolls]]
+    else:
+        state = [seats, game.hand, hand.start, 0, -1, *bid_list, *won, *hand.bonus]
+    held = game.held
+    for s in range(seats):
+        dice = held(s)
+        state.append(len(dice))
+        state += [d.index for d in dice]
+    state.append(len(rolled))
+    state += rolled
+    return np.array(state, dtype=np.int64)
+
+
+def _stream(uniforms: np.ndarray | None, need: int) -> np.ndarray:
+    """`uniforms` as the kernels' stream (empty: use the generator); at least `need` of them."""
+    if uniforms is None:
+        return _NO_STREAM
+    arr = np.ascontiguousarray(uniforms, dtype=np.float64)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError("uniforms must be a non-empty 1-D array of numbers in [0, 1)")
+    if arr.size < need:
+        raise ValueError(f"uniforms holds {arr.size} numbers; these playouts may draw {need}")
+    return arr
+
+
+def _run(
+    game: Game,
+    n: int,
+    seed: int,
+    bids: Sequence[int | None] | None,
+    policy: Policy,
+    forced: int,
+    uniforms: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    seats = game.seats
+    state = encode(game, bids)
+    pol = policy_array(policy, seats)
+    rules = game.rules
+    scores = np.empty((n, seats), dtype=np.int64)
+    won = np.empty((n, seats), dtype=np.int64)
+    K.finish_kernel(
+        n, state, K.encode_rules(rules), pol, _strength_for(pol, seats, rules),
+        np.uint64(seed & _M64), _stream(uniforms, n * seats * (1 + 2 * game.hand)), forced, scores, won,
+    )
+    return scores, won
+
+
+def finish_hand(
+    game: Game,
+    n: int,
+    seed: int,
+    *,
+    bids: Sequence[int | None] | None = None,
+    policy: Policy = "greedy",
+    uniforms: np.ndarray | None = None,
+) -> np.ndarray:
+    """Play the rest of `game`'s current hand `n` times; each seat's hand score per playout.
+
+    `game` is a fully known state (a determinization or `Game.from_view`)
+    waiting for a bid or a roll. Its known bids count; `bids` (one entry per
+    seat, None: keep) overrides or fills them; bids still missing are chosen
+    by the policy (greedy: once, as GreedyBot; random: per playout). `policy`
+    is "greedy" or "random", or one name per seat. Faces (and random choices)
+    come from a generator seeded with `seed`, or from `uniforms` in the order
+    `kernel` documents (for exact replays through the engine).
+
+    Returns an int64 array [n, seats] of hand scores (the scores of this hand
+    only, not game totals).
+    """
+    return _run(game, n, seed, bids, policy, -1, uniforms)[0]
+
+
+def finish_hand_tricks(
+    game: Game,
+    n: int,
+    seed: int,
+    *,
+    bids: Sequence[int | None] | None = None,
+    policy: Policy = "greedy",
+    uniforms: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """As `finish_hand`, also returning the tricks each seat won in the hand: (scores, won), each [n, seats]."""
+    return _run(game, n, seed, bids, policy, -1, uniforms)
+
+
+def playout_values(
+    game: Game,
+    seat: int,
+    candidates: Sequence[Die | int],
+    n: int,
+    seed: int,
+    *,
+    bids: Sequence[int | None] | None = None,
+    policy: Policy = "greedy",
+) -> np.ndarray:
+    """Mean hand score of `seat` after each candidate action, over `n` playouts each.
+
+    A `Die` candidate is rolled now (the game must wait for `seat` to roll,
+    and the die must be legal); an int candidate is `seat`'s bid (the game
+    must be bidding). Every candidate sees the same seed (common random
+    numbers), so differences between candidates are less noisy.
+    """
+    out = np.empty(len(candidates), dtype=np.float64)
+    for i, c in enumerate(candidates):
+        if isinstance(c, Die):
+            if game.phase is not _ROLL or game.turn != seat:
+                raise ValueError(f"seat {seat} is not the seat to roll")
+            if not any(a.die is c for a in game.legal_actions()):  # type: ignore[union-attr]
+                raise ValueError(f"seat {seat} may not roll {c.value} now")
+            scores = _run(game, n, seed, bids, policy, c.index, None)[0]
+        else:
+            if game.phase is not _BID:
+                raise ValueError("bid candidates need a game that is bidding")
+            over = list(bids) if bids is not None else [None] * game.seats
+            over[seat] = int(c)
+            scores = _run(game, n, seed, over, policy, -1, None)[0]
+        out[i] = scores[:, seat].mean()
+    return out
+
+
+def policy_roll(game: Game, policy: str = "greedy", seed: int = 0) -> Die:
+    """The die the rollout policy rolls now for `game.turn` (greedy: as GreedyBot would)."""
+    if game.phase is not _ROLL:
+        raise ValueError("policy_roll needs a game waiting for a roll")
+    return _DIES[_choose(game, policy, seed)[0]]
+
+
+def policy_bid(game: Game, seat: int, policy: str = "greedy", seed: int = 0) -> int:
+    """The bid the rollout policy makes for `seat` (greedy: as GreedyBot would)."""
+    if game.phase is not _BID:
+        raise ValueError("policy_bid needs a game that is bidding")
+    state = encode(game, None)
+    # Only `seat` is chosen: the others count as having bid (their bids do not matter here).
+    row = state[5 : 5 + game.seats]
+    row[row < 0] = 0
+    row[seat] = -1
+    return int(_choose_state(state, game, policy, seed)[seat])
+
+
+def _choose(game: Game, policy: str, seed: int) -> np.ndarray:
+    return _choose_state(encode(game, None), game, policy, seed)
+
+
+def _choose_state(state: np.ndarray, game: Game, policy: str, seed: int) -> np.ndarray:
+    pol = policy_array(policy, game.seats)
+    return K.choose_kernel(
+        state, K.encode_rules(game.rules), pol, _strength_for(pol, game.seats, game.rules),
+        np.uint64(seed & _M64), _NO_STREAM,
+    )
