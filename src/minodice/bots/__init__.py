@@ -40,10 +40,39 @@ def _random(rng: random.Random, options: dict[str, str]) -> Bot:
     return RandomBot(rng)
 
 
+def _montecarlo(rng: random.Random, options: dict[str, str]) -> Bot:
+    from .montecarlo import MonteCarloBot, parse_budget
+
+    try:
+        opts = parse_budget("montecarlo", options, ("sims", "per", "seconds", "policy", "infer"))
+    except ValueError as exc:
+        raise BotSpecError(str(exc)) from None
+    return MonteCarloBot(rng, **opts)  # type: ignore[arg-type]
+
+
+def _ismcts(rng: random.Random, options: dict[str, str]) -> Bot:
+    from .ismcts import IsmctsBot
+    from .montecarlo import parse_budget
+
+    try:
+        opts = parse_budget("ismcts", options, ("sims", "per", "c", "bid_sims", "seconds", "policy"))
+    except ValueError as exc:
+        raise BotSpecError(str(exc)) from None
+    return IsmctsBot(rng, **opts)  # type: ignore[arg-type]
+
+
 #: Built-in bots by name, with a one-line description each.
 BUILTIN: dict[str, tuple[Callable[[random.Random, dict[str, str]], Bot], str]] = {
     "random": (_random, "bids and rolls at random among the legal choices"),
     "greedy": (_greedy, "bids its expected tricks; rolls to win while it needs tricks, to lose after"),
+    "montecarlo": (
+        _montecarlo,
+        "simulates the hand for every bid and die (options: sims=96, seconds=, policy=greedy)",
+    ),
+    "ismcts": (
+        _ismcts,
+        "information-set tree search over the rolls (options: sims=160, c=0.7, bid_sims=96, seconds=)",
+    ),
 }
 
 

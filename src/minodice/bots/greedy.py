@@ -83,12 +83,15 @@ def _estimate_strength(seats: int, rules: Rules) -> dict[Die, float]:
 
 
 @lru_cache(maxsize=1 << 16)
-def _threats(rolled: tuple[Face, ...], rules: Rules) -> tuple[bool, frozenset[Face]]:
-    """Whether the last face of `rolled` leads the trick now, and the single faces that would take it from it."""
+def _threats(rolled: tuple[Face, ...], rules: Rules) -> tuple[bool, tuple[Face, ...]]:
+    """Whether the last face of `rolled` leads the trick now, and the single faces that would take it from it.
+
+    A tuple in face order (not a set), so sums over it are identical in every process.
+    """
     me = len(rolled) - 1
     if R.trick_winner(rolled, rules) != me:
-        return False, frozenset()
-    return True, frozenset(g for g in _FACES if R.trick_winner((*rolled, g), rules) != me)
+        return False, ()
+    return True, tuple(g for g in _FACES if R.trick_winner((*rolled, g), rules) != me)
 
 
 def _unseen_face_odds(view: View) -> dict[Face, float]:
