@@ -55,7 +55,7 @@ def _ismcts(rng: random.Random, options: dict[str, str]) -> Bot:
     from .montecarlo import parse_budget
 
     try:
-        opts = parse_budget("ismcts", options, ("sims", "per", "c", "bid_sims", "seconds", "policy"))
+        opts = parse_budget("ismcts", options, ("sims", "per", "c", "bid_sims", "seconds", "policy", "infer"))
     except ValueError as exc:
         raise BotSpecError(str(exc)) from None
     return IsmctsBot(rng, **opts)  # type: ignore[arg-type]
