@@ -167,7 +167,7 @@ def _finish_hand_py(
 class _Acc:
     """Per-determinization means of one alternative (for the mean and its standard error)."""
 
-    __slots__ = ("n", "s", "s2", "k")
+    __slots__ = ("k", "n", "s", "s2")
 
     def __init__(self) -> None:
         self.n = 0  # playouts
