@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_records.py
+	$(BIN)/python benchmarks/bench_sim.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis src/*.egg-info
