@@ -267,15 +267,15 @@ def render_explanation(expl: Explanation, view: View | None = None) -> Renderabl
     for c in sorted(expl.choices, key=lambda c: -c.mean):
         chosen = c.choice == expl.chosen
         style = "bold green" if chosen else None
-        table.add_row(
-            "▶" if chosen else "",
-            _label(c.choice),
-            f"{c.mean:+.1f}",
-            f"{c.stderr:.1f}",
-            "" if c.mean == best else f"{c.mean - best:+.1f}",
-            str(c.n),
-            style=style,
-        )
+        if c.n == 0 or c.mean != c.mean:  # not estimated (a forced choice): no figures to show
+            figures = ("—", "—", "")
+        else:
+            figures = (
+                f"{c.mean:+.1f}",
+                f"{c.stderr:.1f}",
+                "" if c.mean == best else f"{c.mean - best:+.1f}",
+            )
+        table.add_row("▶" if chosen else "", _label(c.choice), *figures, str(c.n), style=style)
     parts: list[RenderableType] = []
     if view is not None:
         parts.append(Text(_describe_view(view)))
