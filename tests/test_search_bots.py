@@ -80,3 +80,22 @@ def test_montecarlo_beats_greedy_in_duplicate_games() -> None:
     mean = statistics.fmean(diffs)
     half = 2.023 * statistics.stdev(diffs) / math.sqrt(len(diffs))  # t(0.975, 39)
     assert mean - half > 0, f"montecarlo - greedy = {mean:.1f} ± {half:.1f} per game"
+
+
+def test_explain_command_prints_alternatives_and_refuses_bad_positions() -> None:
+    from typer.testing import CliRunner
+
+    from minodice.cli import app
+
+    runner = CliRunner()
+    ok = runner.invoke(app, ["explain", "--bot", "montecarlo:sims=8", "--hand", "3"])
+    assert ok.exit_code == 0, ok.output
+    assert "expected score" in ok.output and "bid 0" in ok.output
+    roll = runner.invoke(app, ["explain", "--bot", "ismcts:sims=16", "--hand", "4", "--trick", "2", "--roll", "2"])
+    assert roll.exit_code == 0, roll.output
+    assert "which die to roll" in roll.output
+    bad = runner.invoke(app, ["explain", "--hand", "12"])
+    assert bad.exit_code == 2
+    assert "hands 1 to 8" in bad.output
+    spec = runner.invoke(app, ["explain", "--bot", "montecarlo:nope=1"])
+    assert spec.exit_code == 2
