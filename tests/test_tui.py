@@ -271,8 +271,10 @@ def test_end_of_input_saves_and_the_game_resumes_to_the_end(tmp_path: Path) -> N
 def test_ctrl_c_saves_to_a_default_file_and_exits_cleanly(tmp_path: Path) -> None:
     player = Player(["--bot", "random", "--bot", "random", "--bot", "random", "--seed", "11"], tmp_path)
     play_to_end(player, stop_after=4)
+    assert player.next_prompt() is not None  # interrupt while it waits for the player, not mid-move
     player.child.sendintr()
-    text = plain(player.child.read())
+    player.child.expect(pexpect.EOF, timeout=60)
+    text = plain(player.child.before)
     assert player.finish() == 130
     assert "Traceback" not in text
     saved = tmp_path / "minodice-save-11.json"
