@@ -12,7 +12,9 @@ import contextlib
 import os
 import random
 import shlex
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +79,9 @@ def run(
     """
     errors = console or Console(stderr=True, highlight=False)
     console = console or Console(highlight=False)
+    if threading.current_thread() is threading.main_thread():
+        # Ctrl-C must save and leave even when started with SIGINT ignored (e.g. from a background job).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         session = Session.create(settings, console, ask, _delay() if delay is None else delay)
     except SetupError as exc:
