@@ -19,6 +19,7 @@ Decision times are measured around each call to the candidate's `bid`/`roll`
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -26,7 +27,7 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from minodice.bots import Bot, make_bot
 from minodice.dice import BAG, Die, Face
@@ -178,6 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", default="bench", help="prefix of the deal seeds")
     ap.add_argument("--start", type=int, default=0, help="first deal number")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (times are per process)")
+    ap.add_argument("--save", help="write each deal's lead and decision times to this JSON file")
     args = ap.parse_args(argv)
 
     from minodice.bots.montecarlo import simulator_available
@@ -197,6 +199,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"  mean totals     candidate {statistics.fmean(r.cand for r in results):7.1f}   "
         f"{args.baseline} {statistics.fmean(r.base for r in results):7.1f}"
     )
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump({"spec": args.spec, "deals": deals, "results": [asdict(r) for r in results]}, f)
     faults = sum(r.faults for r in results)
     if faults:
         print(f"  FAULTS: {faults}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import repeat, starmap
@@ -739,11 +739,14 @@ class Game:
         *,
         own_bid: int | None = None,
         chance: Chance | None = None,
+        hidden: Mapping[int, Sequence[Die]] | None = None,
     ) -> Game:
         """Build a game that `view` could be a view of, sampling what it hides with `rng`.
 
         The result has only the current hand in its log and a fresh chance
-        source (seeded from `rng`, unless `chance` is given).
+        source (seeded from `rng`, unless `chance` is given). `hidden`, if
+        given, is the other seats' unrolled dice (seat -> dice) instead of a
+        uniform sample (as `bots.inference.PosteriorSampler` draws them; not checked).
         """
         seats = view.seats
         game = cls.__new__(cls)
@@ -796,9 +799,9 @@ class Game:
         need = {
             s: view.hand - len(rolled[s]) for s in range(seats) if s != view.seat
         }
-        sampled = _sample_hidden(pool, need, voids, rng)
+        sampled = hidden if hidden is not None else _sample_hidden(pool, need, voids, rng)
         for s, dice in sampled.items():
-            held[s] = dice
+            held[s] = list(dice)
         game._held = [sorted(h, key=_table_order) for h in held]
         game._kinds = [_kinds_mask(h) for h in held]
         drawn = tuple(tuple(rolled[s] + held[s]) for s in range(seats))

@@ -44,7 +44,10 @@ def _montecarlo(rng: random.Random, options: dict[str, str]) -> Bot:
     from .montecarlo import MonteCarloBot, parse_budget
 
     try:
-        opts = parse_budget("montecarlo", options, ("sims", "per", "seconds", "policy", "infer"))
+        opts = parse_budget(
+            "montecarlo", options,
+            ("sims", "per", "bid_sims", "bid_per", "seconds", "policy", "infer", "ambition"),
+        )
     except ValueError as exc:
         raise BotSpecError(str(exc)) from None
     return MonteCarloBot(rng, **opts)  # type: ignore[arg-type]
@@ -55,7 +58,9 @@ def _ismcts(rng: random.Random, options: dict[str, str]) -> Bot:
     from .montecarlo import parse_budget
 
     try:
-        opts = parse_budget("ismcts", options, ("sims", "per", "c", "bid_sims", "seconds", "policy", "infer"))
+        opts = parse_budget(
+            "ismcts", options, ("sims", "per", "c", "bid_sims", "seconds", "policy", "infer", "ambition")
+        )
     except ValueError as exc:
         raise BotSpecError(str(exc)) from None
     return IsmctsBot(rng, **opts)  # type: ignore[arg-type]

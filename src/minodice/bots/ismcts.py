@@ -48,17 +48,22 @@ from ..game import Game, Roll, SeededChance
 from ..view import View
 from .base import Bot
 from .explain import ChoiceStat, Explanation
+from .inference import PosteriorSampler
 from .montecarlo import (
     _BATCH,
+    _BID_NOTE,
+    DEFAULT_AMBITION,
+    DEFAULT_BID_PER,
+    DEFAULT_BID_SIMS,
     DEFAULT_INFER,
-    DEFAULT_SIMS,
+    SLOW_SIMS,
     _explanation,
     _seat,
     _spec,
     argmax_mean,
     evaluate_bids,
+    play_correction,
     rollout_scores,
-    sample_determinizations,
     simulator_available,
 )
 
@@ -67,7 +72,7 @@ __all__ = ["DEFAULT_ITERATIONS", "IsmctsBot", "search"]
 #: Search iterations per roll when no budget is given.
 DEFAULT_ITERATIONS = 160
 #: UCB1 exploration constant (on scores scaled to about [0, 1]).
-DEFAULT_C = 0.7
+DEFAULT_C = 0.3
 
 
 class _Edge:
@@ -95,14 +100,16 @@ def search(
     policy: str = "greedy",
     infer: float = DEFAULT_INFER,
     reuse: int = 3,
+    cache: dict | None = None,
 ) -> tuple[dict[Die, _Edge], int]:
     """Run the search for the roll `view` asks of its seat; the root's edges and the iterations run.
 
     `infer` > 0 draws the determinizations in proportion to how well they explain
-    the other seats' revealed bids (`montecarlo.bid_weight`).
+    the other seats' revealed bids and rolls (`bots.inference`).
     """
     own_bid = view.bids[_seat(view)]
     pending: list[Game] = []
+    sampler = PosteriorSampler(view, infer, rng, cache)
     root: dict[Die, _Edge] = {}
     deadline = time.perf_counter() + seconds if seconds is not None else None
     limit = sims if sims is not None else (1 << 30 if seconds is not None else DEFAULT_ITERATIONS)
@@ -116,9 +123,9 @@ def search(
             break
         done += 1
         if infer > 0 and not view.bidding:
-            # Templates resampled by the revealed bids, each played `reuse` times (fresh chance).
+            # Deals drawn by the evidence, each played `reuse` times (fresh chance).
             if not pending:
-                pending = sample_determinizations(view, rng, _BATCH, infer=infer) * reuse
+                pending = sampler.games(_BATCH) * reuse
                 pending.reverse()
             g = pending.pop().clone(chance=SeededChance(rng.getrandbits(64)))
         else:
@@ -203,21 +210,26 @@ class IsmctsBot(Bot):
         seconds: float | None = None,
         policy: str = "greedy",
         infer: float | None = None,
+        ambition: float | None = None,
     ) -> None:
         super().__init__(rng)
+        self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
         self.infer = infer if infer is not None else DEFAULT_INFER
         self.sims = sims if sims is not None or seconds is not None else DEFAULT_ITERATIONS
         self.per = per if per is not None else (4 if simulator_available() else 1)
         self.c = c if c is not None else DEFAULT_C
-        self.bid_sims = bid_sims if bid_sims is not None else (None if seconds is not None else DEFAULT_SIMS)
-        self.bid_per = 8 if simulator_available() else 1
+        fast = simulator_available()
+        self.bid_sims = (
+            bid_sims if bid_sims is not None or seconds is not None else (DEFAULT_BID_SIMS if fast else SLOW_SIMS)
+        )
+        self.bid_per = DEFAULT_BID_PER if fast else 1
         self.seconds = seconds
         self.policy = policy
         self._options: dict[str, int | float | str] = {
             k: v
             for k, v in (
                 ("sims", sims), ("per", per), ("c", c), ("bid_sims", bid_sims), ("seconds", seconds),
-                ("infer", infer),
+                ("infer", infer), ("ambition", ambition),
             )
             if v is not None
         }
@@ -225,6 +237,7 @@ class IsmctsBot(Bot):
             self._options["policy"] = policy
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
+        self._cache: dict = {}  # the greedy model's choices, for inference within a hand
 
     def describe(self) -> str:
         return _spec(self.name, self._options)
@@ -233,12 +246,13 @@ class IsmctsBot(Bot):
         began = time.perf_counter()
         per = min(self.bid_per, self.bid_sims or self.bid_per)
         accs = evaluate_bids(
-            view, self.rng, sims=self.bid_sims, per=per, seconds=self.seconds, policy=self.policy
+            view, self.rng, sims=self.bid_sims, per=per, seconds=self.seconds, policy=self.policy,
+            offsets=play_correction(view, self.ambition),
         )
         chosen = argmax_mean(accs)
         self.last_explanation = _explanation(
             "bid", _seat(view), self.describe(), accs, chosen, began,
-            "expected score of this hand per bid (others' bids by the greedy heuristic)",
+            _BID_NOTE.format(self.ambition, self.ambition),
         )
         return chosen  # type: ignore[return-value]
 
@@ -254,7 +268,7 @@ class IsmctsBot(Bot):
             return legal[0]
         root, iterations = search(
             view, self.rng, sims=self.sims, per=self.per, c=self.c, seconds=self.seconds,
-            policy=self.policy, infer=self.infer,
+            policy=self.policy, infer=self.infer, cache=self._cache,
         )
         choices = []
         for d in legal:

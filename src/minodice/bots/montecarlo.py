@@ -12,26 +12,35 @@ fallback plays through the engine when the simulator cannot be imported).
 - Bid: for each determinization, every legal bid is played out with the same
   playout seed (common random numbers, so the bids are compared on the same
   deals and, mostly, the same faces); the other seats' bids come from the
-  policy's bid heuristic on their sampled dice. The bid with the highest mean
-  score wins.
-- Roll: for each determinization, each legal die is rolled in a copy of it —
-  all copies give the die the same random number, so its face differs only by
-  the die — and the hand is finished from there. The die with the highest mean
-  score wins.
+  policy's bid heuristic on their sampled dice. Bids that trail the best by
+  more than three standard errors stop being simulated. Each bid's estimate
+  then gets `play_correction`: the playouts play the bot's own dice as greedily
+  as everyone else's, while the bot itself plays them better, which is worth
+  more to some bids than to others. The bid with the highest estimate wins.
+- Roll: the determinizations are drawn in proportion to how well they explain
+  the other seats' revealed bids and earlier rolls (`bots.inference`: every
+  other seat modelled as about greedy). For each, each legal die is rolled in a
+  copy of it — all copies give the die the same random number, so its face
+  differs only by the die — and the hand is finished from there. The die with
+  the highest mean score wins.
 
-Budget (options in the spec, e.g. `montecarlo:sims=200,seconds=0.2`):
+Budget and model (options in the spec, e.g. `montecarlo:sims=1600,seconds=0.2`):
 
-- `sims` (default 96 for bids, the same for rolls): playouts per alternative,
-  in determinizations of `per` playouts each (`per`, default 8 with the
-  simulator, 1 without). Same seed, same decisions.
+- `sims` (default 800): playouts per legal die, in determinizations of `per`
+  playouts each (`per`, default 16); `bid_sims` (default 1600) and `bid_per`
+  (default 8) the same for each legal bid. Without the simulator (pure-Python
+  playouts) the defaults are 48 and 1. Same seed, same decisions.
 - `seconds` (default none): a time budget per decision instead; determinizations
   are added in batches until it is spent (at least one batch; `sims` then caps
   the work only if also given). Timed decisions are not reproducible.
+- `infer` (default 1): how much the other seats' bids and rolls are trusted
+  as evidence of their dice (0: not at all; see `bots.inference`).
+- `ambition` (default 5): the points per bid of `play_correction` (0: off).
 - `policy` (default `greedy`): the playout policy, `greedy` or `random`.
 
-With the defaults a decision takes about 0.05 s on average (0.15 s at most, for
-the bid of the last hand) on the reference two-core machine; see
-`benchmarks/bench_bots.py`.
+With the defaults a decision takes about 0.02 s on average (the first one in a
+process also loads the compiled simulator) on the reference two-core machine;
+see `benchmarks/bench_bots.py`.
 
 Every decision leaves its evidence in `last_explanation` (see `bots.explain`).
 """
@@ -42,18 +51,16 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from functools import lru_cache
 
 import numpy as np
 
-from .. import rules as R
 from ..dice import Die
 from ..game import Bid, Game, Phase, Roll, SeededChance
-from ..rules import Rules
 from ..view import View
 from .base import Bot
 from .explain import ChoiceStat, Explanation
-from .greedy import _trick_distribution, die_strength
+from .greedy import die_strength
+from .inference import PosteriorSampler, heuristic_bid
 
 __all__ = [
     "DEFAULT_SIMS",
@@ -65,11 +72,19 @@ __all__ = [
     "simulator_available",
 ]
 
-#: Playouts per alternative (bid or die) when no budget is given.
-DEFAULT_SIMS = 96
-#: Strength of the inference from revealed bids (0: none; see `bid_weight`).
+#: Playouts per legal die, and per determinization, when no budget is given.
+DEFAULT_SIMS, DEFAULT_PER = 800, 16
+#: Playouts per legal bid, and per determinization, when no budget is given.
+DEFAULT_BID_SIMS, DEFAULT_BID_PER = 1600, 8
+#: Playouts per alternative without the simulator (pure-Python playouts are ~50x slower).
+SLOW_SIMS = 48
+#: Strength of the inference from revealed bids and rolls (0: none; see `bots.inference`).
 DEFAULT_INFER = 1.0
-#: Determinizations drawn at a time (when inferring, resampled from three times as many).
+#: Points per bid (up to 2) for the bot's own better play than the playouts' (`play_correction`).
+DEFAULT_AMBITION = 5.0
+#: Bids trailing the best by more than this many standard errors are dropped (see `evaluate_bids`).
+PRUNE_Z = 3.0
+#: Determinizations drawn at a time.
 _BATCH = 16
 
 # --- playouts: the simulator, or the engine as a fallback -----------------------------------
@@ -101,20 +116,6 @@ def rollout_scores(
     if _sim_finish_hand is not None:
         return _sim_finish_hand(game, n, seed, bids=bids, policy=policy)
     return _finish_hand_py(game, n, seed, bids=bids, policy=policy)
-
-
-@lru_cache(maxsize=1 << 14)
-def heuristic_bid(dice: tuple[Die, ...], seats: int, rules: Rules) -> int:
-    """The greedy bot's bid for `dice` (the expected-score bid, each die winning independently)."""
-    strength = die_strength(seats, rules)
-    dist = _trick_distribution([strength[d] for d in dice])
-    n = len(dice)
-    best, best_value = 0, float("-inf")
-    for b in range(n + 1):
-        value = sum(p * R.hand_score(b, t, n, 0, rules) for t, p in enumerate(dist))
-        if value > best_value + 1e-9:
-            best, best_value = b, value
-    return best
 
 
 def _finish_hand_py(
@@ -167,9 +168,10 @@ def _finish_hand_py(
 class _Acc:
     """Per-determinization means of one alternative (for the mean and its standard error)."""
 
-    __slots__ = ("k", "n", "s", "s2")
+    __slots__ = ("k", "n", "offset", "s", "s2")
 
-    def __init__(self) -> None:
+    def __init__(self, offset: float = 0.0) -> None:
+        self.offset = offset  # already included in the values added
         self.n = 0  # playouts
         self.k = 0  # determinizations
         self.s = 0.0
@@ -201,65 +203,29 @@ def _batches(sims: int | None, per: int, seconds: float | None) -> tuple[int, fl
     return max(1, math.ceil((sims if sims is not None else DEFAULT_SIMS) / per)), None
 
 
-def _dice_key(dice: Sequence[Die]) -> tuple[Die, ...]:
-    return tuple(sorted(dice, key=_die_index))
-
-
-def _die_index(d: Die) -> int:
-    return d.index
-
-
-def bid_weight(det: Game, view: View, infer: float) -> float:
-    """How likely the other seats' revealed bids are, were their dice those of `det`.
-
-    Each seat is taken to bid about what the greedy heuristic bids for its dice:
-    a bid `k` away from it has likelihood exp(-infer * k).
-    """
-    if infer <= 0:
-        return 1.0
-    hand = det.log[-1]
-    seat, seats, rules = view.seat, view.seats, view.rules
-    misses = 0
-    for s in range(seats):
-        b = view.bids[s]
-        if s == seat or b is None:
-            continue
-        misses += abs(b - heuristic_bid(_dice_key(hand.dice[s]), seats, rules))
-    return math.exp(-infer * misses)
-
-
 def sample_determinizations(
-    view: View, rng: random.Random, k: int, *, infer: float = 0.0, pool: int = 3, distinct: bool = False
+    view: View, rng: random.Random, k: int, *, infer: float = 0.0, cache: dict | None = None
 ) -> list[Game]:
-    """`k` determinizations of `view` (its own bid kept), others' dice weighted by their revealed bids.
+    """`k` determinizations of `view` (its own bid kept), weighted by the evidence when `infer` > 0.
 
-    With `infer` > 0 and the bids revealed, `pool * k` candidates are drawn and
-    `k` of them resampled (systematic resampling) in proportion to `bid_weight`;
-    a candidate may then appear more than once (the same object, unless
-    `distinct`: then repeats are copies). Otherwise `k` independent draws.
+    A fresh `PosteriorSampler` (see `bots.inference`); a search keeps one sampler
+    for all its determinizations instead, so the chain is not restarted.
     """
-    seat = _seat(view)
-    own_bid = view.bids[seat]
-    revealed = not view.bidding
-    if infer <= 0 or not revealed or pool <= 1:
-        return [Game.from_view(view, rng, own_bid=own_bid) for _ in range(k)]
-    cands = [Game.from_view(view, rng, own_bid=own_bid) for _ in range(pool * k)]
-    weights = [bid_weight(g, view, infer) for g in cands]
-    total = sum(weights)
-    step = total / k
-    u = rng.random() * step
-    out: list[Game] = []
-    acc = 0.0
-    i = -1
-    last = -1
-    for j in range(k):
-        target = u + j * step
-        while acc <= target and i < len(cands) - 1:
-            i += 1
-            acc += weights[i]
-        out.append(cands[i].clone() if distinct and i == last else cands[i])
-        last = i
-    return out
+    return PosteriorSampler(view, infer, rng, cache).games(k)
+
+
+def play_correction(view: View, ambition: float = DEFAULT_AMBITION) -> list[float]:
+    """Points added to each bid's playout estimate: the bot plays its own dice better than the
+    greedy playouts do, and that is worth more for some bids than for others.
+
+    Measured on 4-seat positions (the searching bot's real play against the playout
+    estimate of the same bid): about +ambition for a zero bid and +ambition per bid
+    up to 2 (bids of 3 or more gain no more than a bid of 2). Without it the
+    bot bids too timidly for its own play. `ambition` 0 turns it off.
+    """
+    legal = [b for b in view.legal or () if isinstance(b, int)]
+    top = max(legal, default=0)
+    return [ambition if b == 0 else ambition * min(b, 2) for b in range(top + 1)]
 
 
 def _seat(view: View) -> int:
@@ -276,11 +242,23 @@ def evaluate_bids(
     per: int = 8,
     seconds: float | None = None,
     policy: str = "greedy",
+    prune: float = PRUNE_Z,
+    offsets: Sequence[float] | None = None,
 ) -> list[tuple[int, _Acc]]:
-    """Each legal bid of `view`'s seat with the statistics of its simulated hand score."""
+    """Each legal bid of `view`'s seat with the statistics of its simulated hand score.
+
+    All bids are played out on the same determinizations with the same seeds.
+    After every batch of determinizations, a bid whose mean trails the best by
+    more than `prune` standard errors of the paired difference stops being
+    simulated (0: never), so the budget goes to the close contenders; its
+    statistics then rest on fewer samples. `offsets[b]`, if given, is added to
+    bid b's playout mean (see `play_correction`), pruning included.
+    """
     seat = _seat(view)
     legal = [b for b in view.legal or () if isinstance(b, int)]
-    accs = [(b, _Acc()) for b in legal]
+    accs = [(b, _Acc(offsets[b] if offsets is not None else 0.0)) for b in legal]
+    values: list[list[float]] = [[] for _ in legal]
+    active = list(range(len(legal)))
     dets, deadline = _batches(sims, per, seconds)
     bids: list[int | None] = [None] * view.seats
     for k in range(dets):
@@ -288,11 +266,34 @@ def evaluate_bids(
             break
         det = Game.from_view(view, rng)
         seed = rng.getrandbits(62)
-        for b, acc in accs:
+        for i in active:
+            b, acc = accs[i]
             bids[seat] = b
-            scores = rollout_scores(det, per, seed, bids, policy)
-            acc.add(float(scores[:, seat].mean()), per)
+            v = float(rollout_scores(det, per, seed, bids, policy)[:, seat].mean()) + acc.offset
+            acc.add(v, per)
+            values[i].append(v)
+        if prune > 0 and (k + 1) % _BATCH == 0 and len(active) > 1:
+            active = _survivors(active, accs, values, prune)
     return accs
+
+
+def _survivors(active: list[int], accs: Sequence[tuple[object, _Acc]], values: list[list[float]],
+               z: float) -> list[int]:
+    """The alternatives not clearly behind the best (paired differences over shared samples)."""
+    best = max(active, key=lambda i: accs[i][1].mean)
+    top = values[best]
+    keep = []
+    for i in active:
+        if i == best:
+            keep.append(i)
+            continue
+        diffs = [a - b for a, b in zip(top, values[i])]
+        m = len(diffs)
+        mean = sum(diffs) / m
+        var = sum((d - mean) ** 2 for d in diffs) / (m - 1)
+        if mean <= z * math.sqrt(var / m):
+            keep.append(i)
+    return keep
 
 
 def evaluate_rolls(
@@ -304,10 +305,13 @@ def evaluate_rolls(
     seconds: float | None = None,
     policy: str = "greedy",
     infer: float = 0.0,
+    cache: dict | None = None,
 ) -> list[tuple[Die, _Acc]]:
     """Each legal die of `view`'s seat with the statistics of its simulated hand score.
 
-    `infer` > 0 weights the determinizations by the other seats' revealed bids (`bid_weight`).
+    `infer` > 0 draws the determinizations in proportion to how well they explain
+    the other seats' revealed bids and earlier rolls (`bots.inference`; `cache`
+    keeps the greedy model's choices between calls).
     """
     seat = _seat(view)
     legal = [d for d in view.legal or () if isinstance(d, Die)]
@@ -315,11 +319,12 @@ def evaluate_rolls(
     dets, deadline = _batches(sims, per, seconds)
     batch = min(dets, _BATCH)
     pending: list[Game] = []
+    sampler = PosteriorSampler(view, infer, rng, cache)
     for k in range(dets):
         if deadline is not None and k and time.perf_counter() >= deadline:
             break
         if not pending:
-            pending = sample_determinizations(view, rng, min(batch, dets - k), infer=infer)
+            pending = sampler.games(min(batch, dets - k))
             pending.reverse()
         det = pending.pop()
         seed = rng.getrandbits(62)
@@ -353,6 +358,12 @@ def _explanation(
     )
 
 
+_BID_NOTE = (
+    "expected score of this hand per bid: greedy playouts (others' bids by the greedy heuristic) "
+    "+{:g} per bid up to 2 (zero: +{:g} once) for the bot's better play"
+)
+
+
 def argmax_mean(accs: Sequence[tuple[int | Die, _Acc]]) -> int | Die:
     """The alternative with the highest mean (the first of equals)."""
     best, best_mean = accs[0][0], float("-inf")
@@ -381,10 +392,10 @@ def parse_budget(
             out[key] = raw
             continue
         try:
-            value: int | float = float(raw) if key in ("seconds", "c", "infer") else int(raw)
+            value: int | float = float(raw) if key in ("seconds", "c", "infer", "ambition") else int(raw)
         except ValueError:
             raise ValueError(f"{name}: option {key} must be a number, not {raw!r}") from None
-        if key == "infer" and value == 0:
+        if key in ("infer", "ambition") and value == 0:
             out[key] = value
             continue
         if not value > 0 or (isinstance(value, float) and not math.isfinite(value)):
@@ -396,11 +407,14 @@ def parse_budget(
 def _spec(name: str, options: dict[str, int | float | str]) -> str:
     if not options:
         return name
-    return name + ":" + ",".join(f"{k}={v}" for k, v in options.items())
+    return name + ":" + ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in options.items())
 
 
 class MonteCarloBot(Bot):
-    """Flat Monte Carlo over determinizations: the bid or die with the best simulated hand score."""
+    """Flat Monte Carlo over determinizations: the bid or die with the best simulated hand score.
+
+    Options as in the module docstring; every one may be left out for its default.
+    """
 
     name = "montecarlo"
 
@@ -410,44 +424,47 @@ class MonteCarloBot(Bot):
         *,
         sims: int | None = None,
         per: int | None = None,
+        bid_sims: int | None = None,
+        bid_per: int | None = None,
         seconds: float | None = None,
         policy: str = "greedy",
         infer: float | None = None,
+        ambition: float | None = None,
     ) -> None:
         super().__init__(rng)
-        self.infer = infer if infer is not None else DEFAULT_INFER
-        self.sims = sims if sims is not None or seconds is not None else DEFAULT_SIMS
-        self.per = per if per is not None else (8 if simulator_available() else 1)
+        fast = simulator_available()
+        timed = seconds is not None
+        self.sims = sims if sims is not None or timed else (DEFAULT_SIMS if fast else SLOW_SIMS)
+        self.per = per if per is not None else (DEFAULT_PER if fast else 1)
+        self.bid_sims = bid_sims if bid_sims is not None or timed else (DEFAULT_BID_SIMS if fast else SLOW_SIMS)
+        self.bid_per = bid_per if bid_per is not None else (DEFAULT_BID_PER if fast else 1)
         self.seconds = seconds
         self.policy = policy
-        self._options: dict[str, int | float | str] = {}
-        if sims is not None:
-            self._options["sims"] = sims
-        if per is not None:
-            self._options["per"] = per
-        if seconds is not None:
-            self._options["seconds"] = seconds
-        if policy != "greedy":
-            self._options["policy"] = policy
-        if infer is not None:
-            self._options["infer"] = infer
+        self.infer = infer if infer is not None else DEFAULT_INFER
+        self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
+        given = {
+            "sims": sims, "per": per, "bid_sims": bid_sims, "bid_per": bid_per, "seconds": seconds,
+            "policy": policy if policy != "greedy" else None, "infer": infer,
+            "ambition": ambition,
+        }
+        self._options: dict[str, int | float | str] = {k: v for k, v in given.items() if v is not None}
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
+        self._cache: dict = {}  # the greedy model's choices, for inference within a hand
 
     def describe(self) -> str:
         return _spec(self.name, self._options)
 
-    def _budget(self) -> dict:
-        return {"sims": self.sims, "per": min(self.per, self.sims or self.per),
-                "seconds": self.seconds, "policy": self.policy}
-
     def bid(self, view: View) -> int:
         began = time.perf_counter()
-        accs = evaluate_bids(view, self.rng, **self._budget())
+        accs = evaluate_bids(
+            view, self.rng, sims=self.bid_sims, per=min(self.bid_per, self.bid_sims or self.bid_per),
+            seconds=self.seconds, policy=self.policy, offsets=play_correction(view, self.ambition),
+        )
         chosen = argmax_mean(accs)
         self.last_explanation = _explanation(
             "bid", _seat(view), self.describe(), accs, chosen, began,
-            "expected score of this hand per bid (others' bids by the greedy heuristic)",
+            _BID_NOTE.format(self.ambition, self.ambition),
         )
         return chosen  # type: ignore[return-value]
 
@@ -460,7 +477,10 @@ class MonteCarloBot(Bot):
                 legal[0], note="the only legal die",
             )
             return legal[0]
-        accs = evaluate_rolls(view, self.rng, infer=self.infer, **self._budget())
+        accs = evaluate_rolls(
+            view, self.rng, sims=self.sims, per=min(self.per, self.sims or self.per), seconds=self.seconds,
+            policy=self.policy, infer=self.infer, cache=self._cache,
+        )
         chosen = argmax_mean(accs)
         self.last_explanation = _explanation(
             "roll", _seat(view), self.describe(), accs, chosen, began,

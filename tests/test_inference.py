@@ -1,0 +1,161 @@
+"""Inference of hidden dice from bids and rolls (`bots.inference`): the model and the sampler."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from minodice.bots import make_bot
+from minodice.bots.inference import Evidence, PosteriorSampler, dice_key, heuristic_bid
+from minodice.dice import BAG, Die
+from minodice.game import Bid, Game, Phase, Roll
+from minodice.rules import Rules
+
+GREEDY = make_bot("greedy")
+
+
+def greedy_positions(seed: object, seats: int = 4, *, min_hand: int = 1):
+    """Every position of a greedy-only game where seat 0 has a choice of dice (the game, its view)."""
+    game = Game(seats, seed=seed)
+    while not game.over:
+        if game.phase is Phase.BID:
+            for s in game.to_act():
+                game.apply(Bid(s, GREEDY.bid(game.observe(s))))
+            continue
+        v = game.observe(game.turn)
+        if game.turn == 0 and len(v.legal or ()) > 1 and game.hand >= min_hand:
+            yield game, v
+        game.apply(Roll(game.turn, GREEDY.roll(v)))
+
+
+def test_true_dice_explain_greedy_players_exactly() -> None:
+    checked = 0
+    for game, v in greedy_positions("truth"):
+        assert Evidence(v, 1.0).misses(game) == 0
+        checked += 1
+    assert checked >= 10
+    assert heuristic_bid((Die.PURPLE,), 4, Rules()) == 0
+    assert heuristic_bid(dice_key([Die.MINOTAUR, Die.GRIFFIN, Die.GRIFFIN]), 4, Rules()) >= 2
+
+
+def test_deals_are_consistent_with_the_view() -> None:
+    for n, (game, v) in enumerate(greedy_positions("consistent", min_hand=3)):
+        sampler = PosteriorSampler(v, 2.0, random.Random(n), {})
+        seen = Counter(v.dice) + Counter(r.die for t in v.tricks for r in t.rolls)
+        for det in sampler.games(5):
+            assert det.held(0) == game.held(0) and det.log[-1].bids == game.log[-1].bids
+            hidden = Counter(d for s in range(1, 4) for d in det.held(s))
+            assert not hidden - (Counter(BAG) - seen)  # only unseen dice
+            for s in range(1, 4):
+                assert len(det.held(s)) == len(game.held(s))
+                assert not set(det.held(s)) & sampler.voids[s]  # no colour the seat showed it lacks
+            assert det.phase is Phase.ROLL and det.turn == 0
+        if n > 12:
+            break
+
+
+def test_the_evidence_pulls_deals_towards_the_truth() -> None:
+    uniform_misses = weighted_misses = uniform_overlap = weighted_overlap = 0.0
+    for positions, (game, v) in enumerate(greedy_positions("towards", min_hand=4)):
+        if positions == 12:
+            break
+        evidence = Evidence(v, 1.0)
+        for infer, draws in ((0.0, "u"), (2.0, "w")):
+            dets = PosteriorSampler(v, infer, random.Random(positions), {}).games(30)
+            misses = sum(evidence.misses(d) for d in dets) / len(dets)
+            overlap = sum(
+                sum((Counter(d.held(s)) & Counter(game.held(s))).total() for s in range(1, 4)) for d in dets
+            ) / len(dets)
+            if draws == "u":
+                uniform_misses += misses
+                uniform_overlap += overlap
+            else:
+                weighted_misses += misses
+                weighted_overlap += overlap
+    assert weighted_misses < 0.5 * uniform_misses
+    assert weighted_overlap > uniform_overlap
+
+
+def _exact_posterior(v, evidence: Evidence, sampler: PosteriorSampler, infer: float) -> dict:
+    """The exact distribution of seat 1's hidden dice (as a multiset), by enumerating every deal."""
+    pool = Counter(sampler.pool)
+    kinds = sorted(pool, key=lambda d: d.index)
+    seats = sorted(sampler.need)
+    out: Counter = Counter()
+
+    def multisets(counts: Counter, k: int):
+        for combo in itertools.combinations_with_replacement(kinds, k):
+            c = Counter(combo)
+            if all(c[d] <= counts[d] for d in c):
+                yield combo, c
+
+    def ways(counts: Counter, c: Counter) -> int:
+        return math.prod(math.comb(counts[d], c[d]) for d in c)
+
+    first, second = seats
+    for combo1, c1 in multisets(pool, sampler.need[first]):
+        if set(combo1) & sampler.voids[first]:
+            continue
+        rest = pool - c1
+        for combo2, c2 in multisets(rest, sampler.need[second]):
+            if set(combo2) & sampler.voids[second]:
+                continue
+            m = evidence.seat_misses(first, list(combo1)) + evidence.seat_misses(second, list(combo2))
+            out[combo1] += ways(pool, c1) * ways(rest, c2) * math.exp(-infer * m)
+    total = sum(out.values())
+    return {k: w / total for k, w in out.items()}
+
+
+@pytest.mark.parametrize("seed", ["exact-1", "exact-2"])
+def test_the_chain_samples_the_exact_posterior(seed: str) -> None:
+    # Three seats, hand 2, seat 0 rolling second or third: small enough to enumerate every deal.
+    game = Game(3, seed=seed)
+    while not (game.hand == 2 and game.phase is Phase.ROLL and game.turn == 0 and game.current.tricks[-1].rolls):
+        if game.phase is Phase.BID:
+            for s in game.to_act():
+                game.apply(Bid(s, GREEDY.bid(game.observe(s))))
+        else:
+            game.apply(Roll(game.turn, GREEDY.roll(game.observe(game.turn))))
+    v = game.observe(0)
+    infer = 1.5
+    sampler = PosteriorSampler(v, infer, random.Random(7), {}, thin=4)
+    exact = _exact_posterior(v, Evidence(v, infer, {}), sampler, infer)
+    draws = Counter(dice_key(d[min(sampler.need)]) for d in sampler.deals(4000))
+    n = sum(draws.values())
+    tv = 0.5 * sum(abs(draws.get(k, 0) / n - p) for k, p in exact.items())
+    assert tv < 0.06, tv
+    # And it is not the uniform distribution: the evidence changed it.
+    uniform = _exact_posterior(v, Evidence(v, 0.0, {}), sampler, 0.0)
+    assert 0.5 * sum(abs(uniform.get(k, 0) - p) for k, p in exact.items()) > 0.05
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), infer=st.sampled_from([0.0, 0.5, 1.0, 3.0]), seats=st.integers(3, 6))
+def test_any_position_gives_legal_deals(seed: int, infer: float, seats: int) -> None:
+    rng = random.Random(seed)
+    game = Game(seats, seed=seed)
+    players = [make_bot("random", seed=seed + s) for s in range(seats)]
+    target = rng.randrange(40, 200)
+    steps = 0
+    while not game.over and steps < target:
+        if game.phase is Phase.BID:
+            for s in game.to_act():
+                game.apply(Bid(s, players[s].bid(game.observe(s))))
+        else:
+            game.apply(Roll(game.turn, players[game.turn].roll(game.observe(game.turn))))
+        steps += 1
+    if game.over:
+        return
+    me = game.turn if game.phase is Phase.ROLL else 0
+    v = game.observe(me)
+    for det in PosteriorSampler(v, infer, rng, {}).games(3):
+        assert det.observe(me) == v  # the determinization shows this seat exactly what it saw
+        for s in range(seats):
+            if s != me:
+                assert len(det.held(s)) == len(game.held(s))
