@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 ARGS   ?=
 
-.PHONY: play test test-slow lint bench clean
+.PHONY: play serve test test-slow lint bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "minodice needs Python 3.11 or newer (found " + sys.version.split()[0] + ")")'
@@ -19,6 +19,10 @@ $(STAMP): pyproject.toml
 ## play: set up and start a game in the terminal (pass options with ARGS="--bot random --seed 3")
 play: $(STAMP)
 	$(BIN)/minodice play $(ARGS)
+
+## serve: set up and start the browser server on http://127.0.0.1:8000/ (options in ARGS)
+serve: $(STAMP)
+	$(BIN)/minodice serve $(ARGS)
 
 ## test: set up, lint, and run the test suite (slow 10,000-game runs excluded)
 test: $(STAMP)

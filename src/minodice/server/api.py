@@ -1,0 +1,166 @@
+"""The lobby's JSON HTTP API (`/api/...`): create, find, join, start, bots, rematch, records.
+
+Routes are thin: they validate the body (pydantic), find the table, check the
+token, and let the table or the manager do the work.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi.responses import JSONResponse
+
+from .. import record as records
+from ..bots import BUILTIN
+from ..dice import MAX_SEATS, MIN_SEATS
+from ..rules import RULE_OPTIONS, places
+from . import protocol as P
+from .manager import TableManager
+from .tables import Refused, Table, check_bot
+
+router = APIRouter(prefix="/api")
+
+
+def manager(request: Request) -> TableManager:
+    """The app's table manager."""
+    return request.app.state.manager
+
+
+Manager = Annotated[TableManager, Depends(manager)]
+
+
+def bearer(authorization: str | None, request: Request, cookie: str) -> str | None:
+    """The token of a request: `Authorization: Bearer ...`, else the named cookie."""
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip() or None
+    return request.cookies.get(cookie) or None
+
+
+async def _table(m: TableManager, code: str) -> Table:
+    return await m.get(code)
+
+
+def _require_host(table: Table, request: Request, authorization: str | None) -> None:
+    token = bearer(authorization, request, f"mdh_{table.code}")
+    if not table.is_host(token):
+        seat_token = request.cookies.get(f"md_{table.code}")
+        if authorization is None and table.is_host(seat_token):
+            return
+        raise Refused("not_host", "only the host of this table may do that", 403)
+
+
+@router.get("/options", summary="What a table can be created with")
+async def options(request: Request) -> dict[str, Any]:
+    s = request.app.state.manager.settings
+    return {
+        "seats": {"min": MIN_SEATS, "max": MAX_SEATS},
+        "rules": {k: {"values": list(v), "default": v[0], "help": h} for k, (v, h) in RULE_OPTIONS.items()},
+        "bots": [{"name": n, "help": h} for n, (_f, h) in BUILTIN.items()],
+        "turn_timeout": s.turn_timeout,
+        "bot_delay": s.bot_delay,
+    }
+
+
+@router.post("/tables", status_code=201, summary="Create a table")
+async def create_table(body: P.CreateTable, m: Manager) -> dict[str, Any]:
+    table, host, seat, token = await m.create(body.seats, body.bots, body.rules, body.name)
+    return {"table": table.info(), "host_token": host, "seat": seat, "token": token}
+
+
+@router.get("/tables/{code}", summary="A table by its code")
+async def get_table(code: str, m: Manager) -> dict[str, Any]:
+    return (await _table(m, code)).info()
+
+
+@router.post("/tables/{code}/join", summary="Take a seat: returns your secret seat token")
+async def join_table(code: str, body: P.JoinTable, m: Manager) -> dict[str, Any]:
+    table = await _table(m, code)
+    if table.status == "expired":
+        raise Refused("expired", "this table has expired", 409)
+    seat, token = await table.join(body.name, body.seat)
+    return {"table": table.info(), "seat": seat, "token": token}
+
+
+@router.post("/tables/{code}/start", summary="Start the game (host)")
+async def start_table(
+    code: str, request: Request, m: Manager, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    table = await _table(m, code)
+    _require_host(table, request, authorization)
+    await table.start()
+    return table.info()
+
+
+@router.post("/tables/{code}/seats/{seat}/bot", summary="Hand a seat to a bot (host)")
+async def seat_bot(
+    code: str, seat: int, body: P.SeatBot, request: Request, m: Manager,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    table = await _table(m, code)
+    _require_host(table, request, authorization)
+    await table.seat_to_bot(seat, check_bot(body.bot))
+    return table.info()
+
+
+@router.post("/tables/{code}/rematch", summary="Play again with the same seats")
+async def rematch(
+    code: str, request: Request, m: Manager, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    table = await _table(m, code)
+    token = bearer(authorization, request, f"md_{table.code}")
+    if not (table.is_host(token) or table.seat_of(token) is not None):
+        raise Refused("not_seated", "only the players of this table may ask for a rematch", 403)
+    new = await m.rematch(table)
+    return {"table": new.info()}
+
+
+@router.get("/games", summary="Finished games, newest first")
+async def games(
+    m: Manager, limit: Annotated[int, Query(ge=1, le=200)] = 50, offset: Annotated[int, Query(ge=0)] = 0
+) -> dict[str, Any]:
+    out = []
+    for t in await m.finished(limit, offset):
+        totals = t.totals or [0] * t.seats
+        out.append({
+            "code": t.code,
+            "finished": t.finished.strftime("%Y-%m-%dT%H:%M:%SZ") if t.finished else None,
+            "names": [p.name for p in t.players],
+            "totals": totals,
+            "places": list(places(totals)),
+        })
+    return {"games": out}
+
+
+@router.get("/tables/{code}/record", summary="The game record (in progress: your own seat's)")
+async def get_record(
+    code: str, request: Request, m: Manager, authorization: Annotated[str | None, Header()] = None
+) -> Response:
+    table = await _table(m, code)
+    async with table.lock:
+        game = table.game
+        if game is None:
+            raise Refused("not_started", "the game has not started", 409)
+        info = [{"bot": p.bot} if p.kind == "bot" else {} for p in table.players]
+        if table.status == "over":
+            rec = records.from_game(game, seat_info=info)
+        else:
+            seat = table.seat_of(bearer(authorization, request, f"md_{table.code}"))
+            if seat is None:
+                raise Refused(
+                    "not_seated", "a game in progress downloads only as your own seat's record: send your token", 403
+                )
+            rec = records.from_game(game, seat=seat, seat_info=info)
+    return Response(
+        json.dumps(rec, ensure_ascii=False),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="minodice-{table.code}.json"'},
+    )
+
+
+def refused_handler(_request: Request, exc: Exception) -> JSONResponse:
+    """Refused → `{"detail": {"code", "message", "params"}}` with its HTTP status."""
+    assert isinstance(exc, Refused)
+    params = {k: v if isinstance(v, (int, float, str, bool, type(None), list)) else str(v) for k, v in exc.params.items()}
+    return JSONResponse({"detail": P.http_error(exc.code, exc.message, **params)}, status_code=exc.status)

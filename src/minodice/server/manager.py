@@ -1,0 +1,192 @@
+"""The lobby: every table in memory, created, found, resumed, rematched and expired.
+
+At start-up the manager rebuilds every waiting or playing table from the store
+(replaying its actions through the engine), so a server killed mid-game and
+started again on the same database resumes each table where it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from ..rules import RuleError, Rules
+from .settings import Settings
+from .store import Store, StoredSeat, StoredTable
+from .tables import Hub, Refused, Table, new_code, new_token, seat_template, token_hash
+
+log = logging.getLogger("minodice.server")
+
+
+class TableManager:
+    """Owns the tables, the store, the bot pool and the database thread."""
+
+    def __init__(self, settings: Settings, store: Store | None = None) -> None:
+        self.settings = settings
+        self.store = store if store is not None else Store(settings.db)
+        self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="minodice-db")
+        self.pool = ThreadPoolExecutor(max_workers=max(1, settings.workers), thread_name_prefix="minodice-bot")
+        self.hub = Hub(settings, self.store, self.pool, self.db)
+        self.tables: dict[str, Table] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    async def db(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a store call on the database thread (in order, off the event loop)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db_thread, functools.partial(fn, *args, **kwargs))
+
+    # --- life cycle -------------------------------------------------------------------
+
+    async def startup(self) -> None:
+        """Resume every waiting and playing table from the store; start the expiry sweeper."""
+        stored = await self.db(self.store.load_status, "waiting", "playing")
+        for st in stored:
+            try:
+                table = Table(st, self.hub)
+            except Exception:
+                log.exception("table %s cannot be rebuilt; skipped", st.code)
+                continue
+            self.tables[st.code] = table
+            table.run()
+        if stored:
+            log.info("resumed %d tables", len(self.tables))
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="minodice-sweeper")
+
+    async def shutdown(self) -> None:
+        """Stop drivers and sweeper, close clients, release the pools and the store."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        for table in list(self.tables.values()):
+            await table.stop()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self._db_thread.shutdown(wait=True)
+        self.store.close()
+
+    # --- lobby ------------------------------------------------------------------------
+
+    async def create(
+        self, seats: int, bots: list[str | None] | None, rules: dict[str, str], name: str | None
+    ) -> tuple[Table, str, int | None, str | None]:
+        """A new table: (table, host token, the creator's seat, the creator's seat token)."""
+        players = seat_template(seats, bots)
+        try:
+            chosen = Rules.from_dict(rules)
+        except (RuleError, TypeError) as exc:
+            raise Refused("bad_rules", str(exc), 400) from None
+        unknown = sorted(set(rules) - set(chosen.to_dict()))
+        if unknown:
+            raise Refused("bad_rules", f"unknown rule options: {', '.join(unknown)}", 400)
+        host = new_token()
+        seat: int | None = None
+        token: str | None = None
+        if name is not None:
+            open_seats = [p.seat for p in players if p.kind == "open"]
+            if not open_seats:
+                raise Refused("table_full", "every seat is a bot: leave out 'name' to only watch", 400)
+            seat, token = open_seats[0], new_token()
+            players[seat] = StoredSeat(seat, "human", name, None, token_hash(token))
+        stored = StoredTable(
+            code=await self._free_code(), status="waiting", seats=seats, rules=chosen.to_dict(),
+            seed=str(secrets.randbits(63)), first_start=0, host_hash=token_hash(host),
+            host_seat=seat, players=players,
+        )
+        await self.db(self.store.create, stored)
+        table = Table(stored, self.hub)
+        self.tables[table.code] = table
+        return table, host, seat, token
+
+    async def _free_code(self) -> str:
+        for _ in range(20):
+            code = new_code()
+            if code not in self.tables and await self.db(self.store.load, code) is None:
+                return code
+        raise Refused("busy", "could not find a free table code; try again", 503)
+
+    async def get(self, code: str) -> Table:
+        """The table with this code (loaded from the store if need be), or Refused 404."""
+        code = code.strip().upper()
+        table = self.tables.get(code)
+        if table is not None:
+            return table
+        if not code.isalnum() or len(code) > 12:
+            raise Refused("no_table", f"there is no table {code[:12]!r}", 404)
+        stored = await self.db(self.store.load, code)
+        if stored is None:
+            raise Refused("no_table", f"there is no table {code!r}", 404)
+        table = self.tables.get(code)  # loaded meanwhile by another request
+        if table is not None:
+            return table
+        table = Table(stored, self.hub)
+        if table.status != "expired":
+            self.tables[code] = table
+            table.run()
+        return table
+
+    async def rematch(self, table: Table) -> Table:
+        """The rematch of a finished table: same seats, names, bots, rules and tokens; started at once."""
+        async with table.lock:
+            if table.status != "over":
+                raise Refused("not_over", "a rematch can start only once the game is over", 409)
+            if table.rematch is not None:
+                existing = table.rematch
+            else:
+                existing = None
+                players = [StoredSeat(p.seat, p.kind, p.name, p.bot, p.token_hash) for p in table.players]
+                stored = StoredTable(
+                    code=await self._free_code(), status="waiting", seats=table.seats,
+                    rules=table.rules.to_dict(), seed=str(secrets.randbits(63)),
+                    first_start=(table.first_start + 1) % table.seats, host_hash=table.host_hash,
+                    host_seat=table.host_seat, players=players, rematch_of=table.code,
+                )
+                await self.db(self.store.create, stored)
+                await self.db(self.store.set_rematch, table.code, stored.code)
+                new = Table(stored, self.hub)
+                self.tables[new.code] = new
+                table.rematch = new.code
+        if existing is not None:
+            return await self.get(existing)
+        await new.start()
+        table.broadcast({"type": "rematch", "code": new.code})
+        table.broadcast_table()
+        return new
+
+    async def finished(self, limit: int, offset: int) -> list[StoredTable]:
+        """Finished games, newest first."""
+        return await self.db(self.store.finished, limit, offset)
+
+    # --- expiry -----------------------------------------------------------------------
+
+    async def _sweep(self) -> None:
+        """Every little while: expire idle tables nobody watches (and drop finished ones from memory)."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                await self.expire_idle()
+            except Exception:
+                log.exception("the expiry sweep failed")
+
+    async def expire_idle(self) -> list[str]:
+        """Expire the tables idle past `idle_minutes` with nobody connected; their codes."""
+        limit = self.settings.idle_minutes * 60
+        now = time.monotonic()
+        gone = []
+        for code, table in list(self.tables.items()):
+            if table.clients or now - table.last_activity < limit:
+                continue
+            if table.status in ("waiting", "playing"):
+                table.status = "expired"
+                await self.db(self.store.set_status, code, "expired")
+            await table.stop()
+            self.tables.pop(code, None)
+            gone.append(code)
+        if gone:
+            log.info("expired %d idle tables", len(gone))
+        return gone

@@ -1,0 +1,208 @@
+// The server's protocol (docs/server-protocol.md): the lobby's HTTP API and the
+// table's websocket, turned into the shapes app.js works with.
+
+export function invitePath(code) {
+  return `/#table=${encodeURIComponent(code)}`;
+}
+
+export function personalPath(code, token) {
+  return `/#table=${encodeURIComponent(code)}&token=${encodeURIComponent(token)}`;
+}
+
+export function recordUrl(code) {
+  // A plain link: the server reads the seat token from the md_{CODE} cookie.
+  return `/api/tables/${encodeURIComponent(code)}/record`;
+}
+
+class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail?.message || `HTTP ${status}`);
+    this.status = status;
+    if (detail && typeof detail === "object" && !Array.isArray(detail)) {
+      this.code = detail.code;
+      Object.assign(this, detail.params || {});
+    } else if (status === 422) {
+      this.code = "bad_request";
+    }
+  }
+}
+
+async function call(method, path, body = null, token = null) {
+  const headers = { Accept: "application/json" };
+  if (body !== null) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === null ? undefined : JSON.stringify(body) });
+  } catch {
+    const e = new Error("network");
+    e.network = true;
+    throw e;
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new ApiError(res.status, data?.detail);
+  return data;
+}
+
+// TABLE → {code, status: lobby|playing|over|expired, seats: [...], host, rematch}
+export function normalizeTable(tb) {
+  if (!tb) return null;
+  const status = tb.status === "waiting" ? "lobby" : tb.status;
+  return {
+    code: tb.code,
+    status,
+    rules: tb.rules,
+    host: tb.host_seat ?? null,
+    hand: tb.hand,
+    hands: tb.hands,
+    rematch: tb.rematch || null,
+    seats: (tb.players || []).map((p) => ({
+      name: p.name,
+      bot: p.kind === "bot" ? p.bot : null,
+      human: p.kind !== "bot",
+      taken: p.kind !== "open",
+      connected: p.connected,
+      standin: !!p.autoplay,
+    })),
+  };
+}
+
+export async function options() {
+  return call("GET", "/api/options");
+}
+
+export async function createTable({ name, seats, rules }) {
+  const body = {
+    seats: seats.length,
+    bots: seats.map((s) => (s.bot ? s.bot : null)),
+    rules,
+    name,
+  };
+  const res = await call("POST", "/api/tables", body);
+  return { code: res.table.code, seat: res.seat, token: res.token, hostToken: res.host_token, table: normalizeTable(res.table) };
+}
+
+export async function getTable(code) {
+  return normalizeTable(await call("GET", `/api/tables/${encodeURIComponent(code)}`));
+}
+
+export async function joinTable(code, name) {
+  const res = await call("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name });
+  return { seat: res.seat, token: res.token, table: normalizeTable(res.table) };
+}
+
+export async function startTable(code, token) {
+  return normalizeTable(await call("POST", `/api/tables/${encodeURIComponent(code)}/start`, {}, token));
+}
+
+export async function rematch(code, token) {
+  const res = await call("POST", `/api/tables/${encodeURIComponent(code)}/rematch`, {}, token);
+  return { code: res.table.code, table: normalizeTable(res.table) };
+}
+
+export async function handToBot(code, seat, bot, token) {
+  return normalizeTable(await call("POST", `/api/tables/${encodeURIComponent(code)}/seats/${seat}/bot`, { bot }, token));
+}
+
+// A websocket to a table that says hello with the seat token, reconnects when it
+// drops, and hands each server message to onMessage.
+export function connect(code, token, { onMessage, onState }) {
+  let ws = null;
+  let closed = false;
+  let tries = 0;
+  let timer = null;
+  let nextId = 1;
+  let gone = false; // the table is no more (4404) or the token is not a seat (4401)
+
+  function open() {
+    if (closed) return;
+    onState?.(tries ? "connecting" : "connecting");
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(code)}`);
+    ws.onopen = () => {
+      tries = 0;
+      ws.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
+      onState?.("open");
+    };
+    ws.onmessage = (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      onMessage(msg);
+    };
+    ws.onclose = (e) => {
+      if (closed) return;
+      if (e.code === 4404 || e.code === 4401) {
+        gone = true;
+        onMessage({ type: "closed", code: e.code });
+        onState?.("closed");
+        return;
+      }
+      onState?.("closed");
+      tries += 1;
+      timer = setTimeout(open, Math.min(500 * 2 ** tries, 8000));
+    };
+  }
+  open();
+  return {
+    send(msg) {
+      if (!ws || ws.readyState !== WebSocket.OPEN) {
+        const e = new Error("network");
+        e.network = true;
+        throw e;
+      }
+      ws.send(JSON.stringify({ ...msg, id: nextId++ }));
+    },
+    sync() {
+      if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "sync" }));
+    },
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      ws?.close();
+    },
+    get gone() {
+      return gone;
+    },
+  };
+}
+
+// One server message → {table, seat, view, events, eventsFrom, full, error, rematch}.
+export function normalize(msg) {
+  const out = {};
+  if (msg.table) out.table = normalizeTable(msg.table);
+  switch (msg.type) {
+    case "welcome":
+      out.seat = msg.spectator ? null : msg.seat;
+      out.welcome = true;
+      break;
+    case "state":
+      out.view = msg.view;
+      out.events = msg.events || [];
+      out.eventsFrom = msg.full ? 0 : (msg.events_from ?? null);
+      out.full = !!msg.full;
+      out.deadline = msg.deadline;
+      out.toAct = msg.to_act;
+      break;
+    case "error":
+      out.error = { code: msg.code, message: msg.message, ...(msg.params || {}) };
+      break;
+    case "rematch":
+      out.rematch = msg.code;
+      break;
+    case "closed":
+      out.closed = msg.code;
+      break;
+    default:
+      break;
+  }
+  return out;
+}

@@ -1,0 +1,588 @@
+"""A live table: its seats and tokens, the game, the connected clients, bots and turn timers.
+
+The table is the only place that changes a game. Every change runs under the
+table's lock: the engine checks the action, the store commits it, and then
+each client is sent the view and the events of its own seat (spectators: the
+public ones). Bots — seat bots and stand-ins for absent players — think in a
+worker pool, off the event loop, in a per-table driver task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from ..bots import BUILTIN, Bot, bot_seed, make_bot
+from ..dice import die_named, hands_for
+from ..errors import IllegalAction
+from ..game import Action, Bid, Game, Phase, Roll
+from ..rules import Rules
+from .settings import Settings
+from .store import Store, StoredSeat, StoredTable, utcnow
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+log = logging.getLogger("minodice.server")
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no look-alikes (0/O, 1/I/L)
+
+
+class Refused(Exception):
+    """A request the server turns down: a stable `code`, English `message`, HTTP `status`."""
+
+    def __init__(self, code: str, message: str, status: int = 409, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.params = params
+
+
+def new_code() -> str:
+    """A fresh 6-character table code."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+def new_token() -> str:
+    """A fresh secret token (32 URL-safe characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a token: its SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_bot(spec: object) -> str:
+    """A bot name the web may choose (a built-in bot without options), or Refused.
+
+    `cmd:` bots would run a program on the host and options could make a bot
+    think for hours, so the web gets the plain built-in names only.
+    """
+    if not isinstance(spec, str) or spec.strip() not in BUILTIN:
+        shown = str(spec)[:40]
+        raise Refused(
+            "bad_bot", f"unknown bot {shown!r}: choose one of {', '.join(BUILTIN)}", 400, bot=shown
+        )
+    return spec.strip()
+
+
+def _decide(bot: Bot, view: Any, what: str) -> Any:
+    """Ask a bot (runs in the worker pool); its first legal choice if it fails or errs."""
+    try:
+        answer = bot.bid(view) if what == "bid" else bot.roll(view)
+    except Exception as exc:
+        log.warning("bot %s failed: %s", bot.name, type(exc).__name__)
+        return view.legal[0]
+    if answer not in view.legal or isinstance(answer, bool):
+        return view.legal[0]
+    return answer
+
+
+class Client:
+    """One websocket connection: its seat (None: a spectator) and its outbox."""
+
+    MAX_QUEUE = 512
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.events_sent = 0
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message (a client too slow to drain its queue is dropped)."""
+        if self.closed:
+            return
+        if self.outbox.qsize() >= self.MAX_QUEUE:
+            self.close()
+            return
+        self.outbox.put_nowait(message)
+
+    def close(self) -> None:
+        """Stop sending: the writer task ends and the socket closes."""
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(None)
+
+
+class Hub:
+    """What tables share: settings, the store, the bot pool and `db` (runs a store call on the database thread)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        pool: Executor,
+        db: Callable[..., Awaitable[Any]],
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.pool = pool
+        self.db = db
+
+
+class Table:
+    """A table in memory, built from (and written through to) its stored form."""
+
+    def __init__(self, stored: StoredTable, hub: Hub) -> None:
+        self.code = stored.code
+        self.status = stored.status
+        self.seats = stored.seats
+        self.rules = Rules.from_dict(stored.rules)
+        self.seed = stored.seed
+        self.first_start = stored.first_start
+        self.host_hash = stored.host_hash
+        self.host_seat = stored.host_seat
+        self.players = stored.players
+        self.rematch = stored.rematch
+        self.rematch_of = stored.rematch_of
+        self.created = stored.created
+        self.updated = stored.updated
+        self.hub = hub
+        self.clients: set[Client] = set()
+        self.conns = [0] * self.seats
+        self.autoplay = [False] * self.seats
+        self.waiting: list[float | None] = [None] * self.seats
+        self.bots: dict[tuple[int, str], Bot] = {}
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.driver: asyncio.Task[None] | None = None
+        self.last_activity = time.monotonic()
+        self.game: Game | None = None
+        self.n_actions = 0
+        if self.status in ("playing", "over"):
+            self.game = self._replay(stored.actions)
+
+    # --- building ---------------------------------------------------------------------
+
+    def _new_game(self) -> Game:
+        names = [p.name or f"Seat {p.seat + 1}" for p in self.players]
+        return Game(self.seats, names=names, rules=self.rules, seed=int(self.seed), first_start=self.first_start)
+
+    def _replay(self, actions: list[tuple[int, str, str]]) -> Game:
+        """The game after replaying the stored actions (same seed: the same dice)."""
+        game = self._new_game()
+        for seat, kind, value in actions:
+            game.apply(_action(seat, kind, value))
+        self.n_actions = len(actions)
+        return game
+
+    # --- questions ---------------------------------------------------------------------
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token belongs to, or None."""
+        if not token:
+            return None
+        digest = token_hash(token)
+        for p in self.players:
+            if p.token_hash and hmac.compare_digest(p.token_hash, digest):
+                return p.seat
+        return None
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether a token carries the host's rights (the host token or the host's seat token)."""
+        if not token:
+            return False
+        if hmac.compare_digest(self.host_hash, token_hash(token)):
+            return True
+        seat = self.seat_of(token)
+        return seat is not None and seat == self.host_seat
+
+    def bot_played(self, seat: int) -> bool:
+        """Whether a bot plays `seat` now (a bot seat, or a stand-in for an absent player)."""
+        return self.players[seat].kind == "bot" or self.autoplay[seat]
+
+    def to_act(self) -> list[int]:
+        """The seats the game waits for."""
+        return self.game.to_act() if self.game is not None and self.status == "playing" else []
+
+    def info(self) -> dict[str, Any]:
+        """The public TABLE object of the protocol (no token, no seed, no hidden dice)."""
+        now = time.monotonic()
+        timeout = self.hub.settings.turn_timeout
+        players = []
+        for p in self.players:
+            waiting = self.waiting[p.seat]
+            players.append({
+                "seat": p.seat,
+                "name": p.name,
+                "kind": p.kind,
+                "bot": p.bot if p.kind == "bot" else None,
+                "connected": p.kind == "bot" or self.conns[p.seat] > 0,
+                "autoplay": self.autoplay[p.seat],
+                "autoplay_in": None if waiting is None or self.autoplay[p.seat]
+                else round(max(0.0, waiting + timeout - now), 1),
+            })
+        return {
+            "code": self.code,
+            "status": self.status,
+            "seats": self.seats,
+            "rules": self.rules.to_dict(),
+            "players": players,
+            "host_seat": self.host_seat,
+            "hand": self.game.hand if self.game is not None else 0,
+            "hands": hands_for(self.seats),
+            "to_act": self.to_act(),
+            "rematch": self.rematch,
+            "rematch_of": self.rematch_of,
+            "created": _iso(self.created),
+            "updated": _iso(self.updated),
+        }
+
+    # --- lobby ------------------------------------------------------------------------
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Sit a person in an open seat; their secret token."""
+        async with self.lock:
+            if self.status != "waiting":
+                raise Refused("already_started", "this game has already started", 409)
+            open_seats = [p.seat for p in self.players if p.kind == "open"]
+            if seat is None:
+                if not open_seats:
+                    raise Refused("table_full", "every seat at this table is taken", 409)
+                seat = open_seats[0]
+            elif not 0 <= seat < self.seats:
+                raise Refused("bad_seat", f"this table has seats 0 to {self.seats - 1}", 400, seat=seat)
+            elif seat not in open_seats:
+                raise Refused("seat_taken", f"seat {seat} is taken", 409, seat=seat)
+            token = new_token()
+            p = self.players[seat]
+            p.kind, p.name, p.bot, p.token_hash = "human", self._unique(name), None, token_hash(token)
+            await self.hub.db(self.hub.store.save_seat, self.code, p)
+            self._touch()
+            self.broadcast_table()
+            return seat, token
+
+    def _unique(self, name: str) -> str:
+        taken = {p.name for p in self.players if p.kind != "open"}
+        if name not in taken:
+            return name
+        k = 2
+        while f"{name} ({k})" in taken:
+            k += 1
+        return f"{name} ({k})"
+
+    async def seat_to_bot(self, seat: int, bot: str) -> None:
+        """The host hands a seat to a bot (an open seat, or a person's seat at any time)."""
+        bot = check_bot(bot)
+        async with self.lock:
+            if self.status not in ("waiting", "playing"):
+                raise Refused("not_open", "this table is no longer played", 409)
+            if not 0 <= seat < self.seats:
+                raise Refused("bad_seat", f"this table has seats 0 to {self.seats - 1}", 400, seat=seat)
+            p = self.players[seat]
+            if p.kind == "bot":
+                raise Refused("already_bot", f"a bot already plays seat {seat}", 409, seat=seat)
+            p.kind, p.bot = "bot", bot
+            if p.name is None:
+                p.name = self._unique(bot_name(bot, seat))
+            self.autoplay[seat] = False
+            self.waiting[seat] = None
+            await self.hub.db(self.hub.store.save_seat, self.code, p)
+            self._touch()
+            self.broadcast_table()
+            self.wake.set()
+
+    async def start(self) -> None:
+        """Start the game (every seat must be taken)."""
+        async with self.lock:
+            if self.status != "waiting":
+                raise Refused("already_started", "this game has already started", 409)
+            open_seats = [p.seat for p in self.players if p.kind == "open"]
+            if open_seats:
+                raise Refused(
+                    "not_full", f"seats {open_seats} are still open: wait for players or give them to bots",
+                    409, open=open_seats,
+                )
+            self.game = self._new_game()
+            self.n_actions = 0
+            self.status = "playing"
+            await self.hub.db(self.hub.store.set_status, self.code, "playing")
+            self._touch()
+            self.broadcast_table()
+            for c in self.clients:
+                self._send_state(c, full=True)
+            self.run()
+
+    # --- clients ----------------------------------------------------------------------
+
+    async def connect(self, client: Client, token: str | None) -> None:
+        """Seat a new connection (a token's seat, or a spectator) and send it everything."""
+        async with self.lock:
+            seat = None
+            if token:
+                seat = self.seat_of(token)
+                if seat is None:
+                    raise Refused("bad_token", "bad token", 401)
+            client.seat = seat
+            self.clients.add(client)
+            if seat is not None:
+                self.conns[seat] += 1
+                self.autoplay[seat] = False
+                self.waiting[seat] = None
+            self._touch()
+            client.send({"type": "welcome", "seat": seat, "spectator": seat is None, "table": self.info()})
+            if self.game is not None:
+                self._send_state(client, full=True)
+            self.broadcast_table(skip=client)
+            self.wake.set()
+
+    async def disconnect(self, client: Client) -> None:
+        """Forget a connection (its seat's turn timer may start)."""
+        async with self.lock:
+            if client not in self.clients:
+                return
+            self.clients.discard(client)
+            if client.seat is not None:
+                self.conns[client.seat] -= 1
+            self._touch()
+            self.broadcast_table()
+            self.wake.set()
+
+    async def sync(self, client: Client) -> None:
+        """Send a client the full state again."""
+        async with self.lock:
+            if self.game is None:
+                client.send({"type": "table", "table": self.info()})
+            else:
+                self._send_state(client, full=True)
+
+    # --- acting -----------------------------------------------------------------------
+
+    async def act(self, seat: int | None, kind: str, value: Any, claimed: int | None = None) -> None:
+        """A person's bid or roll, checked by the engine; raises Refused or IllegalAction."""
+        if seat is None:
+            raise Refused("spectator", "spectators cannot act: join the table to play", 403)
+        if claimed is not None and claimed != seat:
+            raise Refused(
+                "not_your_seat", f"you sit in seat {seat}; you cannot act for seat {claimed}", 403,
+                seat=seat, claimed=claimed,
+            )
+        if self.status == "waiting":
+            raise Refused("not_started", "the game has not started yet", 409)
+        if self.players[seat].kind == "bot":
+            raise Refused("bot_seat", "a bot plays this seat now", 409, seat=seat)
+        if kind == "roll":
+            die = die_named(value)
+            if die is None:
+                raise IllegalAction("unknown_die", f"{value!r} is not a die", die=str(value))
+            action: Action = Roll(seat, die)
+        else:
+            action = Bid(seat, value)
+        await self._apply(action)
+
+    async def _apply(self, action: Action, marker: tuple[Any, ...] | None = None) -> bool:
+        """Apply, store, broadcast. With `marker` (a bot's), skip if the game moved meanwhile."""
+        async with self.lock:
+            game = self.game
+            if game is None or self.status != "playing":
+                if marker is not None:
+                    return False
+                raise IllegalAction("game_over", "the game is over")
+            if marker is not None and (marker != self._marker() or not self.bot_played(action.seat)):
+                return False
+            game.apply(action)
+            n = self.n_actions
+            self.n_actions += 1
+            kind, value = ("bid", str(action.bid)) if isinstance(action, Bid) else ("roll", action.die.value)
+            await self.hub.db(self.hub.store.append_action, self.code, n, action.seat, kind, value)
+            self._touch()
+            if game.over:
+                self.status = "over"
+                await self.hub.db(self.hub.store.set_status, self.code, "over", totals=list(game.totals))
+            self.broadcast_state()
+            self.wake.set()
+            return True
+
+    def _marker(self) -> tuple[Any, ...]:
+        """What a bot's decision depends on (bids of others do not change its choices)."""
+        g = self.game
+        assert g is not None
+        rolls = sum(len(t.rolls) for t in g.current.tricks) if g.current is not None else 0
+        return (g.hand, g.phase, rolls)
+
+    # --- sending ----------------------------------------------------------------------
+
+    def _state(self, client: Client, full: bool, views: dict[int | None, dict[str, Any]], info: dict[str, Any]) -> dict[str, Any]:
+        game = self.game
+        assert game is not None
+        seat = client.seat
+        start = 0 if full else client.events_sent
+        events = [e.to_dict() for e in game.events_for(seat, start)]
+        client.events_sent = len(game.events)
+        if seat not in views:
+            views[seat] = game.observe(seat).to_dict()
+        return {
+            "type": "state", "full": full, "status": self.status, "view": views[seat],
+            "events": events, "events_from": start, "to_act": self.to_act(), "table": info,
+        }
+
+    def _send_state(self, client: Client, full: bool) -> None:
+        client.send(self._state(client, full, {}, self.info()))
+
+    def broadcast_state(self) -> None:
+        """Send every client its own seat's view and the events it has not seen."""
+        views: dict[int | None, dict[str, Any]] = {}
+        info = self.info()
+        for c in list(self.clients):
+            c.send(self._state(c, False, views, info))
+
+    def broadcast_table(self, skip: Client | None = None) -> None:
+        """Tell every client the lobby changed."""
+        msg = {"type": "table", "table": self.info()}
+        for c in list(self.clients):
+            if c is not skip:
+                c.send(msg)
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """Send one public message to every client."""
+        for c in list(self.clients):
+            c.send(message)
+
+    def _touch(self) -> None:
+        self.last_activity = time.monotonic()
+        self.updated = utcnow()
+
+    # --- bots and timers --------------------------------------------------------------
+
+    def run(self) -> None:
+        """Start the driver task (bots and turn timers) if the game is on."""
+        if self.status == "playing" and (self.driver is None or self.driver.done()):
+            self.driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.code}")
+
+    async def stop(self) -> None:
+        """Cancel the driver and close every client."""
+        if self.driver is not None:
+            self.driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.driver
+        for c in list(self.clients):
+            c.close()
+
+    def _bot_turn(self) -> int | None:
+        for seat in self.to_act():
+            if self.bot_played(seat):
+                return seat
+        return None
+
+    def _timers(self) -> float | None:
+        """Start/stop absent players' turn timers; hand timed-out seats to stand-ins.
+
+        Returns the seconds until the next timer runs out (None: no timer runs).
+        """
+        now = time.monotonic()
+        timeout = self.hub.settings.turn_timeout
+        acting = set(self.to_act())
+        changed = False
+        nearest: float | None = None
+        for p in self.players:
+            s = p.seat
+            if p.kind != "human" or self.autoplay[s]:
+                continue
+            if self.conns[s] == 0 and s in acting:
+                if self.waiting[s] is None:
+                    self.waiting[s] = now
+                    changed = True
+                left = self.waiting[s] + timeout - now  # type: ignore[operator]
+                if left <= 0:
+                    self.autoplay[s] = True
+                    self.waiting[s] = None
+                    changed = True
+                    log.info("table %s: a bot stands in for seat %d", self.code, s)
+                else:
+                    nearest = left if nearest is None else min(nearest, left)
+            elif self.waiting[s] is not None:
+                self.waiting[s] = None
+                changed = True
+        if changed:
+            self.broadcast_table()
+        return nearest
+
+    def _bot(self, seat: int) -> Bot:
+        spec = self.players[seat].bot if self.players[seat].kind == "bot" else self.hub.settings.stand_in
+        key = (seat, spec or "greedy")
+        bot = self.bots.get(key)
+        if bot is None:
+            bot = make_bot(key[1], seed=bot_seed(self.seed, seat) + f":{key[1]}")
+            with contextlib.suppress(Exception):
+                bot.start_game(self.game.setup_view(seat))
+            self.bots[key] = bot
+        return bot
+
+    async def _drive(self) -> None:
+        """Let bots act whenever the game waits for a bot-played seat; run the turn timers."""
+        loop = asyncio.get_running_loop()
+        delay = self.hub.settings.bot_delay
+        try:
+            while self.status == "playing":
+                self.wake.clear()
+                wait = self._timers()
+                seat = self._bot_turn()
+                if seat is None:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.wake.wait(), wait)
+                    continue
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                if self.status != "playing" or seat not in self.to_act() or not self.bot_played(seat):
+                    continue
+                game = self.game
+                assert game is not None
+                marker = self._marker()
+                what = "bid" if game.phase is Phase.BID else "roll"
+                view = game.observe(seat)
+                answer = await loop.run_in_executor(self.hub.pool, _decide, self._bot(seat), view, what)
+                action: Action = Bid(seat, answer) if what == "bid" else Roll(seat, answer)
+                try:
+                    await self._apply(action, marker)
+                except IllegalAction as exc:  # cannot happen for a legal answer; never stop the table
+                    log.warning("table %s: bot action refused: %s", self.code, exc.code)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the driver failed", self.code)
+
+
+def bot_name(bot: str, seat: int) -> str:
+    """The name a bot seat gets at the table."""
+    return f"{bot.capitalize()} {seat + 1}"
+
+
+def _action(seat: int, kind: str, value: str) -> Action:
+    """A stored action back as an engine action."""
+    if kind == "bid":
+        return Bid(seat, int(value))
+    die = die_named(value)
+    if die is None:
+        raise ValueError(f"stored roll of an unknown die {value!r}")
+    return Roll(seat, die)
+
+
+def _iso(value: dt.datetime | None) -> str | None:
+    """A timestamp as ISO 8601 UTC (`2025-01-01T12:00:00Z`)."""
+    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if value else None
+
+
+def seat_template(seats: int, bots: list[str | None] | None) -> list[StoredSeat]:
+    """The seats of a new table: open seats and bots (names given to bots at once)."""
+    bots = list(bots) if bots is not None else [None] * seats
+    if len(bots) != seats:
+        raise Refused("bad_bots", f"'bots' needs one entry per seat ({seats}), got {len(bots)}", 400)
+    out = []
+    for s, b in enumerate(bots):
+        if b is None:
+            out.append(StoredSeat(s, "open"))
+        else:
+            name = check_bot(b)
+            out.append(StoredSeat(s, "bot", bot_name(name, s), name))
+    return out

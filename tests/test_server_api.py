@@ -1,0 +1,183 @@
+"""The lobby's HTTP API against a real `minodice serve` on 127.0.0.1 (SQLite file in tmp_path)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from minodice import record
+from test_server_common import Player, ServerProcess, make_table, play_out, start
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    tmp: Path = tmp_path_factory.mktemp("api")
+    srv = ServerProcess(f"sqlite:///{tmp / 'api.db'}", tmp / "server.log").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def http(server: ServerProcess) -> Iterator[httpx.Client]:
+    with server.api() as client:
+        yield client
+
+
+def test_options_and_docs(http: httpx.Client) -> None:
+    opts = http.get("/api/options").json()
+    assert opts["seats"] == {"min": 3, "max": 6}
+    assert {b["name"] for b in opts["bots"]} >= {"random", "greedy"}
+    assert "scoring" in opts["rules"]
+    assert http.get("/docs").status_code == 200
+    assert "/api/tables" in http.get("/openapi.json").json()["paths"]
+
+
+def test_create_join_start(http: httpx.Client) -> None:
+    r = http.post("/api/tables", json={"seats": 4, "bots": [None, None, "greedy", "random"], "name": "Ana"})
+    assert r.status_code == 201
+    body = r.json()
+    code = body["table"]["code"]
+    assert body["seat"] == 0 and len(body["token"]) >= 24 and body["host_token"] != body["token"]
+    assert len(code) == 6
+    table = http.get(f"/api/tables/{code.lower()}").json()
+    assert [p["kind"] for p in table["players"]] == ["human", "open", "bot", "bot"]
+    assert "seed" not in str(table) and body["token"] not in str(table)
+    # not full yet: cannot start
+    r = http.post(f"/api/tables/{code}/start", headers={"Authorization": f"Bearer {body['host_token']}"})
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "not_full"
+    j = http.post(f"/api/tables/{code}/join", json={"name": "Ana"})
+    assert j.status_code == 200 and j.json()["seat"] == 1
+    assert j.json()["table"]["players"][1]["name"] == "Ana (2)"
+    full = http.post(f"/api/tables/{code}/join", json={"name": "Cy"})
+    assert full.status_code == 409 and full.json()["detail"]["code"] == "table_full"
+    # only the host starts
+    r = http.post(f"/api/tables/{code}/start", headers={"Authorization": f"Bearer {j.json()['token']}"})
+    assert r.status_code == 403
+    r = http.post(f"/api/tables/{code}/start", headers={"Authorization": f"Bearer {body['token']}"})
+    assert r.status_code == 200 and r.json()["status"] == "playing"
+    assert r.json()["hand"] == 1 and {0, 1} <= set(r.json()["to_act"])
+    late = http.post(f"/api/tables/{code}/join", json={"name": "Late"})
+    assert late.status_code == 409 and late.json()["detail"]["code"] == "already_started"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"seats": 2},
+        {"seats": 7},
+        {"seats": 3, "bots": [None, None]},
+        {"seats": 3, "bots": [None, "cmd:python3 -c 'import os'", None]},
+        {"seats": 3, "bots": [None, "greedy:sims=99999", None]},
+        {"seats": 3, "bots": [None, "nonesuch", None]},
+        {"seats": 3, "rules": {"scoring": "golf"}},
+        {"seats": 3, "rules": {"colour": "blue"}},
+        {"seats": 3, "name": "   "},
+        {"seats": 3, "surprise": True},
+        {"seats": 3, "bots": ["greedy", "greedy", "greedy"], "name": "Ana"},
+    ],
+)
+def test_create_refused(http: httpx.Client, body: dict) -> None:
+    r = http.post("/api/tables", json=body)
+    assert r.status_code in (400, 422), r.text
+    if r.status_code == 400:
+        assert r.json()["detail"]["message"]
+
+
+def test_unknown_table_and_bad_join(http: httpx.Client) -> None:
+    assert http.get("/api/tables/ZZZZZZ").json()["detail"]["code"] == "no_table"
+    assert http.get("/api/tables/ZZZZZZ").status_code == 404
+    code = http.post("/api/tables", json={"seats": 3}).json()["table"]["code"]
+    assert http.post(f"/api/tables/{code}/join", json={"name": "x" * 200}).status_code == 422
+    assert http.post(f"/api/tables/{code}/join", json={"name": "Bo", "seat": 9}).status_code == 422
+    assert http.post(f"/api/tables/{code}/join", json={"name": "Bo", "seat": 2}).json()["seat"] == 2
+    taken = http.post(f"/api/tables/{code}/join", json={"name": "Cy", "seat": 2})
+    assert taken.json()["detail"]["code"] == "seat_taken"
+
+
+def test_host_hands_seat_to_bot_and_record(http: httpx.Client, server: ServerProcess) -> None:
+    t = make_table(http, 3, [None, None, None], ["Ana"])
+    code, host = t["code"], t["host"]
+    auth = {"Authorization": f"Bearer {host}"}
+    refused = http.post(f"/api/tables/{code}/seats/1/bot", json={"bot": "cmd:rm -rf /"}, headers=auth)
+    assert refused.status_code == 400 and refused.json()["detail"]["code"] == "bad_bot"
+    assert http.post(f"/api/tables/{code}/seats/1/bot", json={"bot": "greedy"}).status_code == 403
+    for seat in (1, 2):
+        assert http.post(f"/api/tables/{code}/seats/{seat}/bot", json={"bot": "random"}, headers=auth).status_code == 200
+    assert http.get(f"/api/tables/{code}/record").status_code == 409  # not started
+    start(http, code, host)
+    # in progress: only the seat's own record, only with its token
+    assert http.get(f"/api/tables/{code}/record").status_code == 403
+    own = http.get(f"/api/tables/{code}/record", headers={"Authorization": f"Bearer {t['tokens'][0]}"})
+    assert own.status_code == 200 and own.json()["format"] == "minodice/1"
+    hand = own.json()["hands"][-1]
+    assert all(d is None for d in hand["dice"][1]) and None not in hand["dice"][0]
+    # via the cookie too
+    http.cookies.set(f"md_{code}", t["tokens"][0])
+    assert http.get(f"/api/tables/{code}/record").status_code == 200
+    http.cookies.clear()
+    # the human hands their own seat to a bot via the host: the bots finish the game
+    p = Player(server.ws_base, code, None)
+    assert http.post(f"/api/tables/{code}/seats/0/bot", json={"bot": "greedy"}, headers=auth).status_code == 200
+    p.wait_for(lambda m: m["type"] == "state" and m["status"] == "over", timeout=30)
+    p.close()
+    full = http.get(f"/api/tables/{code}/record").json()
+    assert record.check(full) is None and len(full["hands"]) == 8
+    assert full["seats"][1]["bot"] == "random"
+    games = http.get("/api/games").json()["games"]
+    assert code in [g["code"] for g in games]
+    g = next(g for g in games if g["code"] == code)
+    assert g["totals"] == full["totals"] and len(g["places"]) == 3
+
+
+def test_rematch_keeps_seats_and_tokens(http: httpx.Client, server: ServerProcess) -> None:
+    t = make_table(http, 3, [None, "random", "random"], ["Ana"])
+    code = t["code"]
+    token = t["tokens"][0]
+    start(http, code, t["host"])
+    ana = Player(server.ws_base, code, token)
+    assert http.post(f"/api/tables/{code}/rematch", headers={"Authorization": f"Bearer {token}"}).status_code == 409
+    play_out([ana])
+    assert http.post(f"/api/tables/{code}/rematch").status_code == 403
+    r = http.post(f"/api/tables/{code}/rematch", headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200
+    new = r.json()["table"]
+    assert new["status"] == "playing" and new["rematch_of"] == code
+    assert [p["name"] for p in new["players"]] == ["Ana", "Random 2", "Random 3"]
+    again = http.post(f"/api/tables/{code}/rematch", headers={"Authorization": f"Bearer {t['host']}"})
+    assert again.json()["table"]["code"] == new["code"]  # once only
+    ana.wait_for(lambda m: m["type"] == "rematch" and m["code"] == new["code"])
+    ana.close()
+    # the same token sits in the same seat of the rematch
+    ana2 = Player(server.ws_base, new["code"], token)
+    assert ana2.seat == 0
+    play_out([ana2])
+    ana2.close()
+
+
+def test_idle_tables_expire(tmp_path: Path) -> None:
+    """A table idle past `idle_minutes` with nobody connected expires (in-process manager)."""
+    import asyncio
+
+    from minodice.server.manager import TableManager
+    from minodice.server.settings import Settings
+    from minodice.server.tables import Refused
+
+    async def scenario() -> None:
+        m = TableManager(Settings(db=f"sqlite:///{tmp_path / 'idle.db'}", idle_minutes=0, sweep_seconds=3600))
+        await m.startup()
+        try:
+            table, _host, _seat, _token = await m.create(3, [None, "greedy", "random"], {}, "Ana")
+            assert await m.expire_idle() == [table.code]
+            again = await m.get(table.code)
+            assert again.status == "expired"
+            try:
+                await again.join("Bo", None)
+            except Refused as exc:
+                assert exc.code == "already_started" or exc.code == "expired"
+        finally:
+            await m.shutdown()
+
+    asyncio.run(scenario())

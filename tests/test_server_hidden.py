@@ -1,0 +1,146 @@
+"""No seat ever receives another seat's unrolled dice or unrevealed bids — through any channel.
+
+Several games are played with several clients (people and spectators) against a
+real server; then EVERY frame each client received is scanned: die names may
+appear only where the seat may see them (its own dice, its legal choices, the
+rolls on the table), other seats' drawn dice must be null, bids must stay
+hidden until all are in, and a seat's view must hold exactly its own unrolled
+dice. The in-progress record download and the server's log are checked too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from minodice import record
+from minodice.dice import Die
+from test_server_common import Player, ServerProcess, make_table, play_out, start
+
+DIE_NAMES = {d.value for d in Die}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    tmp: Path = tmp_path_factory.mktemp("hidden")
+    srv = ServerProcess(f"sqlite:///{tmp / 'hidden.db'}", tmp / "server.log").start()
+    yield srv
+    srv.stop()
+
+
+def die_strings(obj: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """Every (path, string) in a JSON value whose string is a die name."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from die_strings(v, f"{path}.{k}")
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from die_strings(v, f"{path}[{i}]")
+    elif isinstance(obj, str) and obj in DIE_NAMES:
+        yield path, obj
+
+
+ALLOWED = [
+    r"^\.view\.dice\[\d+\]$",  # own dice (checked against the truth below)
+    r"^\.view\.legal\[\d+\]$",
+    r"^\.view\.tricks\[\d+\]\.rolls\[\d+\]\.(die|face)$",  # rolled in public
+    r"^(\.view|\.table)\.rules\.all_specials$",
+    r"^\.events\[\d+\]\.(die|face)$",  # rolled / trick_won
+    r"^\.events\[\d+\]\.dice\[(?P<seat>\d+)\]\[\d+\]$",  # drawn: own seat only (checked)
+]
+
+
+def check_frames(player: Player, truth: dict[str, Any]) -> int:
+    """Scan every frame a client received; the number of frames checked."""
+    own = player.seat
+    for msg in player.received:
+        assert msg["type"] in ("welcome", "state", "table", "pong", "rematch"), msg
+        for path, _name in die_strings(msg):
+            m = next((re.match(p, path) for p in ALLOWED if re.match(p, path)), None)
+            assert m is not None, f"seat {own} was sent a die at {path} in {msg['type']}"
+            if m.groupdict().get("seat") is not None:
+                assert int(m["seat"]) == own, f"seat {own} was sent seat {m['seat']}'s drawn dice"
+        if msg["type"] != "state":
+            continue
+        view = msg["view"]
+        assert view["seat"] == own
+        # bids: hidden until all are in; a seat's own bid only in its own bid_placed event
+        if not all(view["bid_placed"]):
+            assert view["bids"] == [None] * view["seats"]
+        for e in msg["events"]:
+            if e["type"] == "bid_placed" and e["seat"] != own:
+                assert e["bid"] is None, f"seat {own} saw seat {e['seat']}'s bid early"
+            if e["type"] == "drawn":
+                assert all(d is None for s, d in enumerate(e["dice"]) if s != own)
+        # the view's dice: exactly this seat's unrolled dice (spectators: none)
+        if own is None or view["hand"] == 0:
+            assert view["dice"] == []
+            continue
+        dealt = truth["hands"][view["hand"] - 1]["dice"][own]
+        rolled = [r["die"] for t in view["tricks"] for r in t["rolls"] if r["seat"] == own]
+        assert Counter(view["dice"]) == Counter(dealt) - Counter(rolled)
+    return len(player.received)
+
+
+@pytest.mark.parametrize(
+    ("seats", "bots", "names"),
+    [
+        (3, [None, None, None], ["Ana", "Bo", "Cy"]),
+        (4, [None, "greedy", None, "random"], ["Ana", "Bo"]),
+        (5, [None, "greedy", None, "greedy", None], ["Ana", "Bo", "Cy"]),
+        (6, [None, "random", "greedy", None, "random", "greedy"], ["Ana", "Bo"]),
+    ],
+)
+def test_no_hidden_information_reaches_another_seat(
+    server: ServerProcess, seats: int, bots: list, names: list[str]
+) -> None:
+    with server.api() as http:
+        t = make_table(http, seats, bots, names)
+        code = t["code"]
+        start(http, code, t["host"])
+        players = [Player(server.ws_base, code, tok) for tok in t["tokens"].values()]
+        spectators = [Player(server.ws_base, code, None)]
+        # mid-game: each seat's record hides the others' unrolled dice and early bids
+        play_out(players, stop=lambda: players[0].state["view"]["hand"] >= 3 and "legal" in players[0].state["view"])
+        for seat, tok in t["tokens"].items():
+            rec = http.get(f"/api/tables/{code}/record", headers={"Authorization": f"Bearer {tok}"}).json()
+            last = rec["hands"][-1]
+            rolled = [[r["die"] for tr in last["tricks"] for r in tr["rolls"] if r["seat"] == s] for s in range(seats)]
+            for s, dice in enumerate(last["dice"]):
+                if s != seat:
+                    assert dice.count(None) == len(dice) - len(rolled[s])
+            if None in last["bids"]:
+                assert all(b is None for s, b in enumerate(last["bids"]) if s != seat)
+        assert http.get(f"/api/tables/{code}/record").status_code == 403
+        play_out(players)
+        for s in spectators:
+            if not s.over:
+                s.wait_for(lambda m: m["type"] == "state" and m["status"] == "over")
+        truth = http.get(f"/api/tables/{code}/record").json()
+        assert record.check(truth) is None
+        checked = sum(check_frames(p, truth) for p in players + spectators)
+        assert checked > 100
+        for p in players + spectators:
+            p.close()
+
+
+def test_the_log_names_no_dice(server: ServerProcess) -> None:
+    """The server's log (after the games above) holds no die name at all."""
+    text = server.log.read_text()
+    assert "connection open" in text or "GET" in text
+    found = re.findall(r"\b(" + "|".join(sorted(DIE_NAMES)) + r")\b", text)
+    assert not found, found[:5]
+
+
+def test_api_responses_hold_no_seed_or_tokens(server: ServerProcess) -> None:
+    with server.api() as http:
+        t = make_table(http, 3, [None, "random", "random"], ["Ana"])
+        start(http, t["code"], t["host"])
+        text = http.get(f"/api/tables/{t['code']}").text + httpx.get(server.base + "/api/games").text
+        assert t["tokens"][0] not in text and t["host"] not in text and "seed" not in text

@@ -1,0 +1,93 @@
+"""A server killed (SIGKILL) mid-hand and started again on the same database resumes every table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from minodice import record
+from test_server_common import Player, ServerProcess, make_table, play_out, start, store_cases
+
+
+def test_kill_mid_hand_and_resume(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'restart.db'}"
+    log = tmp_path / "server.log"
+    srv = ServerProcess(db, log).start()
+    try:
+        with srv.api() as http:
+            t = make_table(http, 4, [None, "greedy", None, "random"], ["Ana", "Bo"])
+            code = t["code"]
+            start(http, code, t["host"])
+            waiting = make_table(http, 3, [None, None, "greedy"], ["Cy"])  # a table still in the lobby
+            ana = Player(srv.ws_base, code, t["tokens"][0])
+            bo = Player(srv.ws_base, code, t["tokens"][2])
+            # mid-hand 3, some rolls made, Ana to roll: everyone waits for her
+            play_out(
+                [ana, bo],
+                stop=lambda: ana.state["view"]["hand"] >= 3
+                and ana.state["to_act"] == [0]
+                and any(tr["rolls"] for tr in ana.state["view"]["tricks"]),
+            )
+            ana.pump(0.2)
+            bo.pump(0.2)
+            before = {0: ana.state["view"], 2: bo.state["view"]}
+            own_before = http.get(
+                f"/api/tables/{code}/record", headers={"Authorization": f"Bearer {t['tokens'][0]}"}
+            ).json()
+        srv.kill()
+        ana.close()
+        bo.close()
+
+        srv = ServerProcess(db, log, port=srv.port).start()
+        with srv.api() as http:
+            assert http.get(f"/api/tables/{code}").json()["status"] == "playing"
+            ana = Player(srv.ws_base, code, t["tokens"][0])
+            bo = Player(srv.ws_base, code, t["tokens"][2])
+            assert ana.state["view"] == before[0]
+            assert bo.state["view"] == before[2]
+            own_after = http.get(
+                f"/api/tables/{code}/record", headers={"Authorization": f"Bearer {t['tokens'][0]}"}
+            ).json()
+            assert own_after == own_before
+            # the lobby table is still there and can fill up and start
+            assert http.post(f"/api/tables/{waiting['code']}/join", json={"name": "Di"}).status_code == 200
+            start(http, waiting["code"], waiting["host"])
+            play_out([ana, bo])
+            rec = http.get(f"/api/tables/{code}/record").json()
+            assert record.check(rec) is None
+            assert len(rec["hands"]) == 8 and all("scores" in h for h in rec["hands"])
+            # nothing lost: the first hands are those played before the kill
+            assert rec["hands"][:2] == own_before["hands"][:2]
+            assert rec["totals"] == ana.state["view"]["totals"]
+            ana.close()
+            bo.close()
+    finally:
+        srv.stop()
+
+
+def test_kill_while_bots_play_alone(tmp_path: Path) -> None:
+    """A bots-only table killed mid-game finishes after the restart by itself."""
+    db = f"sqlite:///{tmp_path / 'bots.db'}"
+    srv = ServerProcess(db, tmp_path / "server.log", bot_delay=0.02).start()
+    try:
+        with srv.api() as http:
+            r = http.post("/api/tables", json={"seats": 3, "bots": ["random", "greedy", "random"]})
+            code, host = r.json()["table"]["code"], r.json()["host_token"]
+            start(http, code, host)
+            watcher = Player(srv.ws_base, code, None)
+            watcher.wait_for(lambda m: m["type"] == "state" and m["view"]["hand"] >= 2)
+        srv.kill()
+        watcher.close()
+        srv = ServerProcess(db, tmp_path / "server.log", port=srv.port).start()
+        watcher = Player(srv.ws_base, code, None)
+        if not watcher.over:
+            watcher.wait_for(lambda m: m["type"] == "state" and m["status"] == "over", timeout=30)
+        with srv.api() as http:
+            rec = http.get(f"/api/tables/{code}/record").json()
+            assert record.check(rec) is None and len(rec["hands"]) == 8
+        watcher.close()
+    finally:
+        srv.stop()
+
+
+def test_store_on_sqlite(tmp_path: Path) -> None:
+    store_cases(f"sqlite:///{tmp_path / 'store.db'}")

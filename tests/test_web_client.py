@@ -1,0 +1,350 @@
+"""The browser client, end to end: real headless Chromium against a real `minodice serve`.
+
+Two browser players (a laptop and a phone) and two bots play a whole game to
+the podium with reduced motion; screenshots of the main screens go to
+docs/screenshots/. Also: the four translation files have the same keys and
+placeholders, and the markup holds no hard-coded user-visible text.
+
+Needs Playwright for Python and Debian's chromium (`apt-get install chromium`);
+skipped with the reason when either is missing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+STATIC = ROOT / "src" / "minodice" / "server" / "static"
+SHOTS = ROOT / "docs" / "screenshots"
+LANGS = ("en", "es", "fr", "de")
+
+
+# --- translation files and markup (no browser needed) ------------------------------------------
+
+
+def _load(lang: str) -> dict:
+    return json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def _placeholders(value: object) -> set[str]:
+    texts = value.values() if isinstance(value, dict) else [value]
+    return {m for t in texts for m in re.findall(r"\{(\w+)\}", str(t))}
+
+
+def test_i18n_files_have_the_same_keys_and_placeholders():
+    en = _load("en")
+    assert len(en) > 100
+    for lang in LANGS[1:]:
+        other = _load(lang)
+        assert set(other) == set(en), f"{lang}.json: missing {set(en) - set(other)}, extra {set(other) - set(en)}"
+        for key, value in en.items():
+            theirs = other[key]
+            assert type(theirs) is type(value), f"{lang}.json {key}: plural in one file only"
+            if isinstance(value, dict):
+                assert "other" in theirs, f"{lang}.json {key}: a plural needs 'other'"
+            assert _placeholders(theirs) <= _placeholders(value) | {"n"}, f"{lang}.json {key}: unknown placeholder"
+            assert str(theirs).strip(), f"{lang}.json {key} is empty"
+
+
+def test_every_key_the_client_uses_is_translated():
+    en = _load("en")
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    used = set(re.findall(r'data-i18n="([^"]+)"', html))
+    for attr in re.findall(r'data-i18n-attr="([^"]+)"', html):
+        used |= {pair.split(":", 1)[1].strip() for pair in attr.split(";") if ":" in pair}
+    for js in (STATIC / "js").glob("*.js"):
+        used |= set(re.findall(r'\bt\(\s*"([^"]+)"', js.read_text(encoding="utf-8")))
+    missing = sorted(k for k in used if k not in en)
+    assert not missing, f"keys used but not in en.json: {missing}"
+    # Keys built at run time: every die, face, bot and rule option.
+    dice = ("minotaur", "griffin", "mermaid", "red", "yellow", "purple", "gray")
+    dynamic = [f"die.{d}{s}" for d in dice for s in ("", ".letter", ".faces")]
+    dynamic += [f"face.{f}" for f in ("flag", *"1234567", "minotaur", "griffin", "mermaid")]
+    dynamic += [f"bot.{b}" for b in ("random", "greedy", "montecarlo", "ismcts")]
+    from minodice.rules import RULE_OPTIONS
+
+    for name, (values, _help) in RULE_OPTIONS.items():
+        dynamic += [f"rule.{name}"] + [f"rule.{name}.{v}" for v in values]
+    assert not [k for k in dynamic if k not in en]
+    # Number dice are told apart by a letter too, distinct within each language.
+    for lang in LANGS:
+        table = _load(lang)
+        letters = [table[f"die.{d}.letter"] for d in ("red", "yellow", "purple", "gray")]
+        assert len(set(letters)) == 4, f"{lang}: number dice letters {letters} are not distinct"
+
+
+class _TextFinder(HTMLParser):
+    """Collects text and user-visible attributes written literally in the markup."""
+
+    VISIBLE_ATTRS = ("title", "placeholder", "aria-label", "alt", "value")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.skip = 0
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style", "kbd"):  # kbd: key names, the same in every language
+            self.skip += 1
+        for name, value in attrs:
+            literal = name in self.VISIBLE_ATTRS and value and re.search(r"[A-Za-z]{2,}", value)
+            if literal and not (tag == "option" and name == "value"):
+                self.found.append(f"<{tag} {name}={value!r}>")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style", "kbd"):
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if not self.skip and re.search(r"[A-Za-z]", data):
+            self.found.append(data.strip())
+
+
+def test_markup_has_no_hard_coded_text():
+    finder = _TextFinder()
+    finder.feed((STATIC / "index.html").read_text(encoding="utf-8"))
+    assert finder.found == [], f"user-visible text in index.html (use data-i18n): {finder.found}"
+    # The scripts set visible text only from translations: no English string literal
+    # is assigned to textContent or passed as an element's text.
+    for js in (STATIC / "js").glob("*.js"):
+        src = js.read_text(encoding="utf-8")
+        bad = re.findall(r'(?:textContent\s*=|text:)\s*"[^"]*[A-Za-z]{2,}[^"]*"', src)
+        assert not bad, f"{js.name}: hard-coded text {bad}"
+
+
+# --- the browser game ---------------------------------------------------------------------------
+
+
+def _chromium() -> str | None:
+    for path in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if path and Path(path).exists():
+            return path
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _minodice() -> list[str]:
+    script = Path(sys.executable).parent / "minodice"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "minodice.cli"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = _free_port()
+    db = tmp_path_factory.mktemp("web") / "web.db"
+    cmd = [*_minodice(), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite:///{db}"]
+    help_text = subprocess.run([*_minodice(), "serve", "--help"], capture_output=True, text=True).stdout
+    if "--bot-delay" in help_text:
+        cmd += ["--bot-delay", "0"]
+    if "--turn-timeout" in help_text:
+        cmd += ["--turn-timeout", "600"]
+    log = (db.parent / "server.log").open("w")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "NO_COLOR": "1"})
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=1) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail("minodice serve did not start: " + (db.parent / "server.log").read_text())
+        time.sleep(0.2)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    path = _chromium()
+    if path is None:
+        reason = "no chromium found: apt-get install -y chromium (or set CHROMIUM=/path)"
+        if os.environ.get("MINODICE_REQUIRE_BROWSER"):  # CI sets it: a missing browser is a failure there
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def _act(page) -> str | None:
+    """Makes this player's move if it has one: a bid or a roll. Returns what it did."""
+    if page.locator("#screen-game").is_hidden():
+        return None
+    bid = page.locator("#bid-buttons button:not([disabled])")
+    if page.locator("#bid-pad").is_visible() and bid.count():
+        # Bid by keyboard: the digit of a middling bid.
+        n = bid.count()
+        page.keyboard.press(str((n - 1) // 3))
+        return "bid"
+    die = page.locator("#my-dice button.legal:not([disabled])")
+    if die.count():
+        die.first.click()
+        return "roll"
+    return None
+
+
+def _shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_two_browsers_and_two_bots_play_to_the_podium(server, browser):
+    errors: list[str] = []
+    laptop = browser.new_context(viewport={"width": 1280, "height": 860}, reduced_motion="reduce", locale="en-US")
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, reduced_motion="reduce", locale="en-US", is_mobile=True, has_touch=True
+    )
+    ana, bo = laptop.new_page(), phone.new_page()
+    for page in (ana, bo):
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+
+    # Ana creates a table: herself, a friend, two bots.
+    ana.goto(server + "/")
+    ana.fill("#create-name", "Ana")
+    ana.select_option("#create-seats", "4")
+    ana.select_option("#seat-kind-1", "human")
+    ana.select_option("#seat-kind-2", "bot:greedy")
+    ana.select_option("#seat-kind-3", "bot:random")
+    ana.click("#create-form button[type=submit]")
+    ana.wait_for_selector("#screen-lobby:not([hidden])")
+    invite = ana.input_value("#invite-link")
+    personal = ana.input_value("#personal-link")
+    assert "#table=" in invite and "token=" not in invite
+    assert "token=" in personal.split("#", 1)[1]
+    assert ana.locator("#start-btn").is_disabled()
+    _shot(ana, "lobby")
+
+    # Bo opens the invite on a phone and takes the open seat.
+    bo.goto(invite)
+    bo.wait_for_selector("#join-form:not([hidden])")
+    bo.fill("#join-name", "Bo")
+    bo.click("#join-form button[type=submit]")
+    bo.wait_for_selector("#personal:not([hidden])")
+    assert bo.input_value("#personal-link") != personal
+
+    ana.wait_for_selector("#start-btn:not([disabled])")
+    ana.click("#start-btn")
+    ana.wait_for_selector("#screen-game:not([hidden])")
+    bo.wait_for_selector("#screen-game:not([hidden])")
+
+    shots = {"bidding": False, "rolling": False, "sheet": False}
+    reloaded = False
+    deadline = time.monotonic() + 75
+    while ana.locator("#screen-podium").is_hidden() or bo.locator("#screen-podium").is_hidden():
+        assert time.monotonic() < deadline, "the game did not reach the podium in time"
+        assert not errors, errors
+        for page in (ana, bo):
+            if page is ana and not shots["bidding"] and ana.locator("#bid-pad").is_visible():
+                _shot(ana, "bidding")
+                shots["bidding"] = True
+            if (
+                page is ana
+                and not shots["rolling"]
+                and ana.locator("#my-dice button.legal").count()
+                and ana.locator("#trick li:not(.pending)").count() >= 2
+            ):
+                _shot(ana, "rolling")
+                _shot(bo, "phone")
+                shots["rolling"] = True
+            did = _act(page)
+            if did is None:
+                page.wait_for_timeout(40)
+        hand = ana.locator("#hand-info").text_content() or ""
+        if not reloaded and re.search(r"Hand 2 ", hand):
+            # Bo refreshes mid-game: the cookie brings the seat back, exactly where it was.
+            bo.reload()
+            bo.wait_for_selector("#screen-game:not([hidden])")
+            assert "Bo (you)" in bo.locator("#players .player.me").text_content()
+            # Ana's personal link on another device (no cookie there) finds her seat too.
+            other = browser.new_context(reduced_motion="reduce", locale="en-US")
+            again = other.new_page()
+            again.goto(personal)
+            again.wait_for_selector("#screen-game:not([hidden])")
+            assert "Ana (you)" in again.locator("#players .player.me").text_content()
+            assert "token=" not in again.url  # the address bar shows the shareable invite only
+            other.close()
+            reloaded = True
+        if not shots["sheet"] and re.search(r"Hand 3 ", hand):
+            ana.keyboard.press("s")
+            ana.wait_for_selector("#sheet:not([hidden])")
+            _shot(ana, "sheet")
+            ana.keyboard.press("s")
+            shots["sheet"] = True
+
+    assert reloaded and all(shots.values()), shots
+    for page in (ana, bo):
+        podium = page.locator("#podium li")
+        assert podium.count() == 4
+    assert ana.locator("#sheet-table tbody tr").count() == 8
+    _shot(ana, "podium")
+
+    # The record downloads and verifies.
+    with ana.expect_download() as dl:
+        ana.click("#record-link-final")
+    record = json.loads(Path(dl.value.path()).read_text())
+    from minodice import record as rec
+
+    assert rec.check(record) is None
+    assert [s["name"] if isinstance(s, dict) else s for s in record["seats"]][:2] == ["Ana", "Bo"]
+
+    # Rematch: Ana asks, Bo is told and follows; same seats, a new table, straight into play.
+    old_code = ana.locator("#lobby-code").text_content()
+    ana.click("#rematch-btn")
+    ana.wait_for_selector("#screen-game:not([hidden])")
+    bo.wait_for_function("document.getElementById('rematch-status').textContent.includes('rematch')", timeout=10_000)
+    bo.click("#rematch-btn")
+    bo.wait_for_selector("#screen-game:not([hidden])")
+    assert "Bo (you)" in bo.locator("#players .player.me").text_content()
+    assert "#table=" + old_code not in ana.url
+    assert not errors, errors
+    with contextlib.suppress(Exception):
+        laptop.close()
+        phone.close()
+
+
+def test_the_client_speaks_the_browser_language(server, browser):
+    ctx = browser.new_context(locale="es-ES", reduced_motion="reduce")
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("#screen-home:not([hidden])")
+    es = _load("es")
+    assert page.locator("#create-form h2").text_content() == es["create.title"]
+    page.select_option("#lang-switch", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    assert page.locator("#create-form h2").text_content() == _load("de")["create.title"]
+    assert page.locator("#seat-kind-3 option[value='bot:greedy']").text_content() == "Bot: Gierig (schnell)"
+    # The choice is remembered over a reload.
+    page.reload()
+    page.wait_for_selector("#screen-home:not([hidden])")
+    assert page.locator("#create-form h2").text_content() == _load("de")["create.title"]
+    ctx.close()
