@@ -27,11 +27,12 @@ from minodice.bots.montecarlo import (
     MonteCarloBot,
     rollout_scores,
 )
-from minodice.dice import BAG, Die, Face
+from minodice.dice import Die, Face
 from minodice.game import Game, Phase
 from minodice.record import from_game
 from minodice.rules import Rules, lead_colour, legal_dice
 from minodice.runner import Fault, Match
+from minodice.tournament.duplicate import DuplicateChance
 from minodice.view import RollView, TrickView, View
 
 MC = "montecarlo:sims=24,bid_sims=24"
@@ -292,34 +293,13 @@ def test_rollouts_score_the_current_hand() -> None:
 # --- stronger than greedy ------------------------------------------------------------------------
 
 
-class KeyedChance:
-    """Faces keyed by (hand, seat, die kind, occurrence): the same luck for whoever holds a seat."""
-
-    def __init__(self, seed: object) -> None:
-        self.seed = seed
-
-    def deal(self, game: Game, hand: int, each: int) -> list[list[Die]]:
-        bag = list(BAG)
-        random.Random(f"{self.seed}:deal:{hand}").shuffle(bag)
-        return [bag[s * each : (s + 1) * each] for s in range(game.seats)]
-
-    def land(self, game: Game, seat: int, die: Die) -> Face:
-        cur = game.current
-        assert cur is not None
-        k = sum(1 for t in cur.tricks for s, d, _ in t.rolls if s == seat and d is die)
-        return die.faces[int(random.Random(f"{self.seed}:{game.hand}:{seat}:{die.value}:{k}").random() * 6)]
-
-    def copy(self) -> KeyedChance:
-        return self
-
-
 def duplicate_lead(spec: str, deals: int, prefix: str) -> tuple[float, float]:
     """Mean lead per game over greedy (4 seats, each deal played both ways) and its 95% half-width."""
     diffs = []
     for i in range(deals):
         per_deal = []
         for rotation in (0, 1):
-            game = Game(4, chance=KeyedChance(f"{prefix}-{i}"))
+            game = Game(4, chance=DuplicateChance(f"{prefix}-{i}", 4))
             bots = {
                 s: make_bot(spec if s % 2 == rotation else "greedy", seed=f"{prefix}-{i}:{rotation}:{s}")
                 for s in range(4)
@@ -332,7 +312,7 @@ def duplicate_lead(spec: str, deals: int, prefix: str) -> tuple[float, float]:
     return statistics.fmean(diffs), 2.0 * statistics.stdev(diffs) / math.sqrt(deals)
 
 
-@pytest.mark.parametrize(("spec", "deals"), [("montecarlo:sims=48,bid_sims=48", 40), ("ismcts:sims=40,bid_sims=48", 30)])
+@pytest.mark.parametrize(("spec", "deals"), [("montecarlo:sims=64,per=4,bid_sims=64,bid_per=4", 80), ("ismcts:sims=48,bid_sims=64", 60)])
 def test_beats_greedy_beyond_the_noise(spec: str, deals: int) -> None:
     mean, half = duplicate_lead(spec, deals, "duel")
     assert mean - half > 0, (spec, mean, half)

@@ -5,7 +5,8 @@ play, whose score for the seat is the objective:
 
 1. every iteration samples a determinization — a game consistent with the
    seat's view, the other seats' hidden dice dealt from the dice it has not
-   seen (`Game.from_view`), with fresh chance;
+   seen in proportion to how well they explain the others' bids and rolls
+   (`bots.inference`), with fresh chance;
 2. it descends one tree shared by all determinizations: a node is a history of
    the rolls made since the decision (which die each seat rolled, and the face
    it showed — faces are chance, drawn by the determinization as the game
@@ -23,17 +24,19 @@ The die rolled is the root action visited most (ties: the higher mean).
 Bids use `montecarlo`'s estimate (every legal bid played out on shared
 determinizations).
 
-Budget (options in the spec, e.g. `ismcts:sims=400,seconds=0.2`):
+Budget and model (options in the spec, e.g. `ismcts:sims=400,seconds=0.2`):
 
 - `sims` (default 160): search iterations per roll; `per` (default 4 with the
-  simulator, 1 without) playouts at each new leaf; `c` (default 0.7): the UCB1
+  simulator, 1 without) playouts at each new leaf; `c` (default 0.3): the UCB1
   exploration constant;
-- `bid_sims` (default 96): playouts per legal bid, as `montecarlo`'s `sims`;
+- `bid_sims` (default 1600): playouts per legal bid, as `montecarlo`'s;
+- `infer` (default 1) and `ambition` (default 5): as `montecarlo`'s — the
+  determinizations follow the evidence of the other seats' bids and rolls,
+  and bids get the play correction;
 - `seconds`: a time budget per decision instead (timed decisions are not reproducible);
 - `policy` (default `greedy`): the playout policy, `greedy` or `random`.
 
-With the defaults a decision takes about 0.06 s on average (at most about
-0.15 s) on the reference two-core machine; see `benchmarks/bench_bots.py`.
+See `benchmarks/bench_bots.py` for its strength and decision times.
 Every decision leaves its evidence in `last_explanation` (see `bots.explain`).
 """
 
