@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from minodice import record
 from minodice.cli import app
 from minodice.game import Game
+from shared_files import CONFORMANCE
 
-CONFORMANCE = Path("/work/shared/conformance")
 runner = CliRunner()
 
 HAND_TYPED = {
