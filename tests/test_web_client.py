@@ -228,8 +228,12 @@ def test_two_browsers_and_two_bots_play_to_the_podium(server, browser):
         page.set_default_timeout(15_000)
         page.on("pageerror", lambda e: errors.append(str(e)))
 
-    # Ana creates a table: herself, a friend, two bots.
+    # A fresh server: the home page says there are no finished games yet.
     ana.goto(server + "/")
+    ana.wait_for_selector("#past-games-empty:not([hidden])")
+    assert ana.locator("#past-games-list li").count() == 0
+
+    # Ana creates a table: herself, a friend, two bots.
     ana.fill("#create-name", "Ana")
     ana.select_option("#create-seats", "4")
     ana.select_option("#seat-kind-1", "human")
@@ -326,10 +330,81 @@ def test_two_browsers_and_two_bots_play_to_the_podium(server, browser):
     bo.wait_for_selector("#screen-game:not([hidden])")
     assert "Bo (you)" in bo.locator("#players .player.me").text_content()
     assert "#table=" + old_code not in ana.url
+
+    # The home page lists the finished game: date, players with their final scores and the
+    # winner, and a link (keyboard-usable) that downloads its record.
+    home = laptop.new_page()
+    home.set_default_timeout(15_000)
+    home.on("pageerror", lambda e: errors.append(str(e)))
+    home.goto(server + "/")
+    item = home.locator(f"#past-games-list li.past-game[data-code='{old_code}']")
+    item.wait_for()
+    assert home.locator("#past-games-empty").is_hidden()
+    assert item.locator("time").get_attribute("datetime")
+    assert (item.locator("time").text_content() or "").strip()
+    rows = item.locator(".past-players li")
+    assert rows.count() == 4
+    listed = " ".join(rows.all_text_contents())
+    assert "Ana" in listed and "Bo" in listed and re.search(r"-?\d+ pts?", listed), listed
+    assert item.locator(".past-players li.winner .badge").count() >= 1
+    assert rows.first.locator(".badge").text_content() == "winner"
+    link = item.locator("a[download]")
+    assert old_code in (link.get_attribute("aria-label") or "")
+    link.focus()
+    with home.expect_download() as dl:
+        home.keyboard.press("Enter")
+    listed_record = json.loads(Path(dl.value.path()).read_text())
+    assert listed_record.get("format") == record["format"]
+    assert rec.check(listed_record) is None
+    assert listed_record["seats"] == record["seats"]
     assert not errors, errors
     with contextlib.suppress(Exception):
         laptop.close()
         phone.close()
+
+
+def test_the_turn_timer_counts_down_live(server, browser):
+    """An absent player the game waits for: the others see a countdown that ticks each second."""
+    errors: list[str] = []
+    ana_ctx = browser.new_context(reduced_motion="reduce", locale="en-US")
+    bo_ctx = browser.new_context(reduced_motion="reduce", locale="en-US")
+    ana, bo = ana_ctx.new_page(), bo_ctx.new_page()
+    for page in (ana, bo):
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    ana.goto(server + "/")
+    ana.fill("#create-name", "Ana")
+    ana.select_option("#create-seats", "3")
+    ana.select_option("#seat-kind-1", "human")
+    ana.select_option("#seat-kind-2", "bot:greedy")
+    ana.click("#create-form button[type=submit]")
+    ana.wait_for_selector("#screen-lobby:not([hidden])")
+    bo.goto(ana.input_value("#invite-link"))
+    bo.wait_for_selector("#join-form:not([hidden])")
+    bo.fill("#join-name", "Bo")
+    bo.click("#join-form button[type=submit]")
+    bo.wait_for_selector("#personal:not([hidden])")
+    ana.wait_for_selector("#start-btn:not([disabled])")
+    ana.click("#start-btn")
+    bo.wait_for_selector("#screen-game:not([hidden])")
+    # Bo leaves while the game waits for his bid: Ana sees when a bot will bid for him.
+    bo_ctx.close()
+    timer = ana.locator("#turn-timer")
+    timer.wait_for()
+    assert timer.get_attribute("role") == "timer"
+
+    def seconds() -> int:
+        m = re.search(r"Bo in (\d+) s", timer.text_content() or "")
+        assert m, timer.text_content()
+        return int(m.group(1))
+
+    first = seconds()
+    assert 0 < first <= 600
+    ana.wait_for_timeout(2_300)  # no message from the server meanwhile: the page counts alone
+    later = seconds()
+    assert first - 4 <= later <= first - 2, (first, later)
+    assert not errors, errors
+    ana_ctx.close()
 
 
 def test_the_client_speaks_the_browser_language(server, browser):

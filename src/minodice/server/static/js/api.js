@@ -68,8 +68,16 @@ export function normalizeTable(tb) {
       taken: p.kind !== "open",
       connected: p.connected,
       standin: !!p.autoplay,
+      // When a bot will stand in for this absent player (performance.now() ms), or null.
+      autoplayAt: typeof p.autoplay_in === "number" ? performance.now() + p.autoplay_in * 1000 : null,
     })),
   };
+}
+
+// Finished games, newest first: [{code, finished, names, totals, places}].
+export async function listGames(limit = 20, offset = 0) {
+  const res = await call("GET", `/api/games?limit=${limit}&offset=${offset}`);
+  return res?.games || [];
 }
 
 export async function options() {
@@ -189,7 +197,6 @@ export function normalize(msg) {
       out.events = msg.events || [];
       out.eventsFrom = msg.full ? 0 : (msg.events_from ?? null);
       out.full = !!msg.full;
-      out.deadline = msg.deadline;
       out.toAct = msg.to_act;
       break;
     case "error":

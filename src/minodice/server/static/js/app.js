@@ -190,6 +190,96 @@ function renderMyTables() {
   }
 }
 
+// --- home: finished games (GET /api/games), each with its record to download ----------------------
+
+const GAMES_PAGE = 20;
+const past = { games: [], more: false, failed: false, loaded: false, loading: false };
+
+async function loadPastGames(append = false) {
+  if (past.loading) return;
+  past.loading = true;
+  $("past-games").setAttribute("aria-busy", "true");
+  const before = append ? past.games.length : 0;
+  try {
+    const got = await api.listGames(GAMES_PAGE, before);
+    const known = new Set(append ? past.games.map((g) => g.code) : []);
+    past.games = [...(append ? past.games : []), ...got.filter((g) => !known.has(g.code))];
+    past.more = got.length === GAMES_PAGE;
+    past.failed = false;
+  } catch {
+    past.failed = true;
+  }
+  past.loading = false;
+  past.loaded = true;
+  $("past-games").setAttribute("aria-busy", "false");
+  renderPastGames();
+  // Keyboard users who asked for more land on the first game added.
+  if (append) $("past-games-list").children[before]?.querySelector("a")?.focus();
+}
+
+function formatDate(iso) {
+  const d = iso ? new Date(iso) : null;
+  if (!d || Number.isNaN(d.getTime())) return t("home.date_unknown");
+  try {
+    return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeStyle: "short" }).format(d);
+  } catch {
+    return d.toLocaleString();
+  }
+}
+
+function renderPastGames() {
+  const ol = $("past-games-list");
+  ol.textContent = "";
+  for (const g of past.games) {
+    const names = g.names || [];
+    const totals = g.totals || [];
+    const places = g.places || totals.map((x) => 1 + totals.filter((o) => o > x).length);
+    const order = names.map((_, i) => i).sort((a, b) => (places[a] ?? 99) - (places[b] ?? 99) || a - b);
+    const players = el("ol", { class: "past-players" });
+    for (const i of order) {
+      const won = places[i] === 1;
+      players.append(
+        el(
+          "li",
+          { class: won ? "winner" : null, "data-seat": i },
+          el("span", {
+            text: t("home.player_score", {
+              place: t("podium.place", { n: places[i] ?? i + 1 }),
+              name: names[i] || t("lobby.seat_n", { n: i + 1 }),
+              points: t("game.points", { n: totals[i] ?? 0 }),
+            }),
+          }),
+          won ? el("span", { class: "badge win", text: t("home.winner") }) : null,
+        ),
+      );
+    }
+    const date = formatDate(g.finished);
+    ol.append(
+      el(
+        "li",
+        { class: "past-game", "data-code": g.code },
+        el(
+          "div",
+          { class: "past-head" },
+          el("time", { datetime: g.finished || null, text: date }),
+          el("span", { class: "past-code", text: t("home.table_code", { code: g.code }) }),
+        ),
+        players,
+        el("a", {
+          class: "button small download",
+          href: api.recordUrl(g.code),
+          download: `minodice-${g.code}.json`,
+          "aria-label": t("home.download_label", { code: g.code, date }),
+          text: t("home.download"),
+        }),
+      ),
+    );
+  }
+  $("past-games-empty").hidden = !past.loaded || past.failed || past.games.length > 0;
+  $("past-games-failed").hidden = !past.failed;
+  $("past-games-more").hidden = past.failed || !past.more;
+}
+
 async function onCreate(ev) {
   ev.preventDefault();
   const name = $("create-name").value.trim();
@@ -467,7 +557,6 @@ function handle(msg) {
   }
   if (m.view) {
     S.view = m.view;
-    S.deadline = m.deadline ?? null;
     S.toAct = m.toAct ?? [];
   }
   route();
@@ -551,11 +640,8 @@ function renderGame() {
   else if (myTurnRoll) turn = t("game.your_roll");
   else if (toRoll !== null) turn = t(isBot(toRoll) ? "game.bot_rolling" : "game.their_roll", { name: plainName(toRoll) });
   else turn = "";
-  if (S.deadline && S.toAct?.length) {
-    const absent = S.toAct.filter((i) => S.table?.seats?.[i]?.connected === false && !S.table.seats[i].bot);
-    if (absent.length) turn += ` ${t("game.deadline", { names: nameList(absent.map(plainName)), n: Math.ceil(S.deadline) })}`;
-  }
   $("turn-info").textContent = turn;
+  renderTimer();
 
   renderPlayers(v, d, bidding, toRoll, cur);
   renderTrick(v, d, cur, toRoll);
@@ -565,6 +651,36 @@ function renderGame() {
   const rec = api.recordUrl(S.code, S.token);
   $("record-link").href = rec;
   $("record-link").setAttribute("download", `minodice-${S.code}.json`);
+}
+
+// The turn timer: a live countdown, once a second, to the bot that stands in for an
+// absent player the game waits for (TABLE.players[i].autoplay_in, see api.normalizeTable).
+// Its own element (role=timer, not a live region) so screen readers are not flooded.
+let timerTick = null;
+
+function renderTimer() {
+  clearTimeout(timerTick);
+  timerTick = null;
+  const box = $("turn-timer");
+  const seats = S.screen === "game" && S.table?.status === "playing" ? S.table.seats || [] : [];
+  const now = performance.now();
+  const groups = new Map(); // whole seconds left → seats
+  let next = Infinity; // ms until the next shown second changes
+  seats.forEach((s, i) => {
+    if (typeof s.autoplayAt !== "number" || s.bot || s.standin) return;
+    const ms = Math.max(0, s.autoplayAt - now);
+    const n = Math.ceil(ms / 1000);
+    if (!groups.has(n)) groups.set(n, []);
+    groups.get(n).push(i);
+    if (ms > 0) next = Math.min(next, ms % 1000 || 1000);
+  });
+  const text = [...groups.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([n, list]) => t("game.deadline", { names: nameList(list.map(plainName)), n }))
+    .join(" ");
+  if (box.textContent !== text) box.textContent = text;
+  box.hidden = !text;
+  if (next < Infinity) timerTick = setTimeout(renderTimer, Math.min(next, 1000) + 20);
 }
 
 function waitingBidders() {
@@ -971,6 +1087,8 @@ function goHome() {
   renderCreateSeats();
   renderRuleOptions();
   renderMyTables();
+  renderPastGames();
+  loadPastGames();
 }
 
 function rerender() {
@@ -979,6 +1097,7 @@ function rerender() {
     renderCreateSeats();
     renderRuleOptions();
     renderMyTables();
+    renderPastGames();
   } else {
     route();
   }
@@ -1012,6 +1131,7 @@ async function main() {
   $("sheet-btn").addEventListener("click", toggleSheet);
   $("log-btn").addEventListener("click", toggleLog);
   $("help-btn").addEventListener("click", toggleHelp);
+  $("past-games-more").addEventListener("click", () => loadPastGames(true));
   for (const b of document.querySelectorAll("button.copy")) {
     b.addEventListener("click", async () => {
       const input = $(b.dataset.copy);
