@@ -54,18 +54,15 @@ from .explain import ChoiceStat, Explanation
 from .inference import PosteriorSampler
 from .montecarlo import (
     _BATCH,
-    _BID_NOTE,
     DEFAULT_AMBITION,
     DEFAULT_BID_PER,
     DEFAULT_BID_SIMS,
     DEFAULT_INFER,
     SLOW_SIMS,
-    _explanation,
     _seat,
     _spec,
-    argmax_mean,
-    evaluate_bids,
-    play_correction,
+    choose_bid,
+    only_legal_roll,
     rollout_scores,
     simulator_available,
 )
@@ -246,29 +243,14 @@ class IsmctsBot(Bot):
         return _spec(self.name, self._options)
 
     def bid(self, view: View) -> int:
-        began = time.perf_counter()
-        per = min(self.bid_per, self.bid_sims or self.bid_per)
-        accs = evaluate_bids(
-            view, self.rng, sims=self.bid_sims, per=per, seconds=self.seconds, policy=self.policy,
-            offsets=play_correction(view, self.ambition),
-        )
-        chosen = argmax_mean(accs)
-        self.last_explanation = _explanation(
-            "bid", _seat(view), self.describe(), accs, chosen, began,
-            _BID_NOTE.format(self.ambition, self.ambition),
-        )
-        return chosen  # type: ignore[return-value]
+        return choose_bid(self, view, bid_sims=self.bid_sims, bid_per=self.bid_per)
 
     def roll(self, view: View) -> Die:
         began = time.perf_counter()
         seat = _seat(view)
         legal = [d for d in view.legal or () if isinstance(d, Die)]
         if len(legal) == 1:
-            self.last_explanation = Explanation(
-                "roll", seat, self.describe(), (ChoiceStat(legal[0], float("nan"), float("nan"), 0),),
-                legal[0], note="the only legal die",
-            )
-            return legal[0]
+            return only_legal_roll(self, view, legal[0])
         root, iterations = search(
             view, self.rng, sims=self.sims, per=self.per, c=self.c, seconds=self.seconds,
             policy=self.policy, infer=self.infer, cache=self._cache,

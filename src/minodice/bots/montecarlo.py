@@ -27,7 +27,7 @@ fallback plays through the engine when the simulator cannot be imported).
 Budget and model (options in the spec, e.g. `montecarlo:sims=1600,seconds=0.2`):
 
 - `sims` (default 800): playouts per legal die, in determinizations of `per`
-  playouts each (`per`, default 16); `bid_sims` (default 1600) and `bid_per`
+  playouts each (`per`, default 8); `bid_sims` (default 1600) and `bid_per`
   (default 8) the same for each legal bid. Without the simulator (pure-Python
   playouts) the defaults are 48 and 1. Same seed, same decisions.
 - `seconds` (default none): a time budget per decision instead; determinizations
@@ -73,7 +73,7 @@ __all__ = [
 ]
 
 #: Playouts per legal die, and per determinization, when no budget is given.
-DEFAULT_SIMS, DEFAULT_PER = 800, 16
+DEFAULT_SIMS, DEFAULT_PER = 800, 8
 #: Playouts per legal bid, and per determinization, when no budget is given.
 DEFAULT_BID_SIMS, DEFAULT_BID_PER = 1600, 8
 #: Playouts per alternative without the simulator (pure-Python playouts are ~50x slower).
@@ -373,6 +373,34 @@ def argmax_mean(accs: Sequence[tuple[int | Die, _Acc]]) -> int | Die:
     return best
 
 
+def choose_bid(bot: Bot, view: View, *, bid_sims: int | None, bid_per: int) -> int:
+    """A searching bot's bid: the best `evaluate_bids` estimate with the bot's `play_correction`.
+
+    `bot` supplies rng, seconds, policy and ambition, and gets the explanation.
+    """
+    began = time.perf_counter()
+    ambition = bot.ambition  # type: ignore[attr-defined]
+    accs = evaluate_bids(
+        view, bot.rng, sims=bid_sims, per=min(bid_per, bid_sims or bid_per),
+        seconds=bot.seconds, policy=bot.policy,  # type: ignore[attr-defined]
+        offsets=play_correction(view, ambition),
+    )
+    chosen = argmax_mean(accs)
+    bot.last_explanation = _explanation(  # type: ignore[attr-defined]
+        "bid", _seat(view), bot.describe(), accs, chosen, began, _BID_NOTE.format(ambition, ambition),
+    )
+    return chosen  # type: ignore[return-value]
+
+
+def only_legal_roll(bot: Bot, view: View, die: Die) -> Die:
+    """Roll the only legal die without searching, and say so in the bot's explanation."""
+    bot.last_explanation = Explanation(  # type: ignore[attr-defined]
+        "roll", _seat(view), bot.describe(), (ChoiceStat(die, float("nan"), float("nan"), 0),),
+        die, note="the only legal die",
+    )
+    return die
+
+
 # --- options -----------------------------------------------------------------------------------
 
 
@@ -456,27 +484,13 @@ class MonteCarloBot(Bot):
         return _spec(self.name, self._options)
 
     def bid(self, view: View) -> int:
-        began = time.perf_counter()
-        accs = evaluate_bids(
-            view, self.rng, sims=self.bid_sims, per=min(self.bid_per, self.bid_sims or self.bid_per),
-            seconds=self.seconds, policy=self.policy, offsets=play_correction(view, self.ambition),
-        )
-        chosen = argmax_mean(accs)
-        self.last_explanation = _explanation(
-            "bid", _seat(view), self.describe(), accs, chosen, began,
-            _BID_NOTE.format(self.ambition, self.ambition),
-        )
-        return chosen  # type: ignore[return-value]
+        return choose_bid(self, view, bid_sims=self.bid_sims, bid_per=self.bid_per)
 
     def roll(self, view: View) -> Die:
         began = time.perf_counter()
         legal = [d for d in view.legal or () if isinstance(d, Die)]
         if len(legal) == 1:
-            self.last_explanation = Explanation(
-                "roll", _seat(view), self.describe(), (ChoiceStat(legal[0], float("nan"), float("nan"), 0),),
-                legal[0], note="the only legal die",
-            )
-            return legal[0]
+            return only_legal_roll(self, view, legal[0])
         accs = evaluate_rolls(
             view, self.rng, sims=self.sims, per=min(self.per, self.sims or self.per), seconds=self.seconds,
             policy=self.policy, infer=self.infer, cache=self._cache,
