@@ -38,7 +38,7 @@ Budget and model (options in the spec, e.g. `montecarlo:sims=1600,seconds=0.2`):
 - `ambition` (default 5): the points per bid of `play_correction` (0: off).
 - `policy` (default `greedy`): the playout policy, `greedy` or `random`.
 
-With the defaults a decision takes about 0.02 s on average (the first one in a
+With the defaults a decision takes about 0.02 s on average (0.6 s at most) (the first one in a
 process also loads the compiled simulator) on the reference two-core machine;
 see `benchmarks/bench_bots.py`.
 
