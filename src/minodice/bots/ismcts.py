@@ -65,6 +65,7 @@ from .montecarlo import (
     only_legal_roll,
     rollout_scores,
     simulator_available,
+    warm_simulator,
 )
 
 __all__ = ["DEFAULT_ITERATIONS", "IsmctsBot", "search"]
@@ -213,6 +214,7 @@ class IsmctsBot(Bot):
         ambition: float | None = None,
     ) -> None:
         super().__init__(rng)
+        warm_simulator()
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
         self.infer = infer if infer is not None else DEFAULT_INFER
         self.sims = sims if sims is not None or seconds is not None else DEFAULT_ITERATIONS

@@ -38,7 +38,8 @@ Budget and model (options in the spec, e.g. `montecarlo:sims=1600,seconds=0.2`):
 - `ambition` (default 5): the points per bid of `play_correction` (0: off).
 - `policy` (default `greedy`): the playout policy, `greedy` or `random`.
 
-With the defaults a decision takes about 0.02 s on average (0.6 s at most) (the first one in a
+With the defaults a decision takes about 0.02 s on average (the compiled
+simulator is loaded when the first bot of a process is made, not in a decision) (the first one in a
 process also loads the compiled simulator) on the reference two-core machine;
 see `benchmarks/bench_bots.py`.
 
@@ -94,6 +95,25 @@ try:  # the numba batch simulator (another part of the package; optional at impo
     from ..sim.playout import playout_values as _sim_playout_values
 except Exception:  # pragma: no cover - depends on the simulator being present and compiling
     _sim_finish_hand = _sim_playout_values = None
+
+
+_warm = False
+
+
+def warm_simulator() -> None:
+    """Load the compiled simulator now (about half a second, once per process) rather than in a decision."""
+    global _warm
+    if _warm or _sim_finish_hand is None:
+        return
+    game = Game(3, seed=0)
+    _sim_finish_hand(game, 1, 0)
+    if _sim_playout_values is not None:
+        game.apply(Bid(0, 0))
+        game.apply(Bid(1, 0))
+        game.apply(Bid(2, 0))
+        die = game.legal_actions()[0].die  # type: ignore[union-attr]
+        _sim_playout_values(game, game.turn, [die], 1, 0)
+    _warm = True
 
 
 def simulator_available() -> bool:
@@ -461,6 +481,7 @@ class MonteCarloBot(Bot):
     ) -> None:
         super().__init__(rng)
         fast = simulator_available()
+        warm_simulator()
         timed = seconds is not None
         self.sims = sims if sims is not None or timed else (DEFAULT_SIMS if fast else SLOW_SIMS)
         self.per = per if per is not None else (DEFAULT_PER if fast else 1)
