@@ -267,10 +267,14 @@ def serve(
 
 
 def _register_subcommands() -> None:
-    """Commands that live with their packages (tournaments, bot-check)."""
+    """Commands that live with their packages (tournaments, bot-check, the companion tools)."""
+    from .companion.cli import register as register_companion
+    from .companion.odds_cli import register as register_odds
     from .tournament.cli import register as register_tournament
 
     register_tournament(app)
+    register_companion(app)
+    register_odds(app)
 
 
 _register_subcommands()

@@ -1,0 +1,135 @@
+"""`minodice advise` and `minodice trick`: the bid advisor and the trick referee on the command line."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..rules import RuleError
+from ..rules import Rules
+from .advisor import OPPONENT_POLICIES, Advice, advise, parse_dice
+from .referee import parse_held, parse_roll, referee
+
+__all__ = ["advice_table", "register"]
+
+
+def _rules(scoring: str, all_specials: str, all_flags: str) -> Rules:
+    try:
+        return Rules(scoring=scoring, all_specials=all_specials, all_flags=all_flags)
+    except RuleError as e:
+        raise typer.BadParameter(str(e)) from None
+
+
+def advice_table(advice: Advice) -> Table:
+    """A rich table: one row per bid with its expected score (± 95 %) and P(tricks = t)."""
+    n = len(advice.dice)
+    table = Table(title=f"{', '.join(d.value for d in advice.dice)} — {advice.players} players, "
+                        f"you roll {_ordinal(advice.position)} in the first trick, opponents {advice.opponents}")
+    table.add_column("bid", justify="right")
+    table.add_column("expected score", justify="right")
+    table.add_column("made", justify="right")
+    for t in range(n + 1):
+        table.add_column(f"P({t})", justify="right")
+    best = advice.best
+    for e in advice.bids:
+        style = "bold green" if e.bid == best else None
+        table.add_row(str(e.bid), f"{e.expected:+.1f} ± {e.half_width:.1f}", f"{e.made:.0%}",
+                      *(f"{p:.1%}" if p else "·" for p in e.tricks), style=style)
+    return table
+
+
+def _ordinal(i: int) -> str:
+    return ["first", "second", "third", "fourth", "fifth", "sixth"][i]
+
+
+def _advice_json(advice: Advice) -> dict:
+    return {
+        "dice": [d.value for d in advice.dice], "players": advice.players, "position": advice.position,
+        "opponents": advice.opponents, "rules": advice.rules.to_dict(), "best_bid": advice.best,
+        "bids": [{"bid": e.bid, "expected_score": round(e.expected, 3), "ci95": round(e.half_width, 3),
+                  "made": round(e.made, 5), "tricks": [round(p, 5) for p in e.tricks]} for e in advice.bids],
+        "deals": advice.deals, "playouts_per_bid": advice.playouts, "seconds": round(advice.seconds, 3),
+        "precise": advice.precise,
+    }
+
+
+def register(app: typer.Typer) -> None:
+    """Add `advise` and `trick` to the command-line app."""
+
+    @app.command(name="advise")
+    def advise_cmd(
+        dice: Annotated[list[str], typer.Argument(help="Your dice, e.g. red red griffin gray.")],
+        players: Annotated[int, typer.Option("--players", "-p", help="Players at the table (3-6).")] = 4,
+        position: Annotated[int, typer.Option(
+            "--position", help="Where you roll in the first trick: 0 = you start, 1 = second, ...")] = 0,
+        opponents: Annotated[str, typer.Option(
+            help=f"How the others are assumed to bid and play: {', '.join(OPPONENT_POLICIES)}.")] = "greedy",
+        scoring: Annotated[str, typer.Option(help="standard or landlubber.")] = "standard",
+        all_specials: Annotated[str, typer.Option(help="Which special wins when all three meet.")] = "mermaid",
+        all_flags: Annotated[str, typer.Option(help="Who wins a trick of flags only: first or last.")] = "first",
+        precision: Annotated[float, typer.Option(
+            help="Stop once every bid's expected score is known to ± this many points (95 %).", min=0.05)] = 1.0,
+        seconds: Annotated[float, typer.Option(help="Time budget.", min=0.01)] = 0.8,
+        seed: Annotated[int, typer.Option(help="Seed of the simulation (same seed, same answer).")] = 0,
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead.")] = False,
+    ) -> None:
+        """Bid advice: chance of each trick count and expected score of each bid for your dice."""
+        rules = _rules(scoring, all_specials, all_flags)
+        try:
+            advice = advise(parse_dice(dice), players, position=position, opponents=opponents, rules=rules,
+                            precision=precision, seconds=seconds, seed=seed)
+        except ValueError as e:
+            raise typer.BadParameter(str(e)) from None
+        if as_json:
+            typer.echo(json.dumps(_advice_json(advice)))
+            return
+        console = Console()
+        console.print(advice_table(advice))
+        best = next(e for e in advice.bids if e.bid == advice.best)
+        console.print(f"Bid [bold]{advice.best}[/]: expected {best.expected:+.1f} points, made {best.made:.0%} "
+                      f"of the time. P(t) is the chance of winning t tricks when you play for that bid.")
+        note = "" if advice.precise else f" (time budget spent before ± {precision:g} was reached)"
+        console.print(f"[dim]{advice.deals} random deals of the unseen dice × {advice.playouts // advice.deals} "
+                      f"playouts per bid, {advice.seconds:.2f} s{note}.[/]")
+
+    @app.command(name="trick")
+    def trick_cmd(
+        rolls: Annotated[list[str], typer.Argument(
+            help="The rolls in rolling order: die:face (red:6, gray:flag, minotaur:flag) or a special die's "
+                 "name for its special face (griffin).")],
+        names: Annotated[str | None, typer.Option(help="Players' names in rolling order, comma-separated.")] = None,
+        held: Annotated[list[str] | None, typer.Option(
+            help="What a roller held before rolling, to check the colour rule: N:die,die,... "
+                 "(N = roll number from 1; repeat).")] = None,
+        all_specials: Annotated[str, typer.Option(help="Which special wins when all three meet.")] = "mermaid",
+        all_flags: Annotated[str, typer.Option(help="Who wins a trick of flags only: first or last.")] = "first",
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead.")] = False,
+    ) -> None:
+        """Referee a trick rolled with real dice: who wins, why, the bonus, and any broken colour rule."""
+        rules = _rules("standard", all_specials, all_flags)
+        try:
+            parsed = [parse_roll(r) for r in rolls]
+            holdings = {}
+            for item in held or []:
+                num, sep, dice = item.partition(":")
+                if not sep or not num.strip().isdigit():
+                    raise ValueError(f"--held {item!r}: write the roll number, a colon, then the dice, e.g. 2:red,yellow")
+                holdings[int(num) - 1] = parse_held(dice)
+            name_list = [x.strip() for x in names.split(",")] if names else None
+            verdict = referee(parsed, rules, held=holdings, names=name_list)
+        except ValueError as e:
+            raise typer.BadParameter(str(e)) from None
+        if as_json:
+            typer.echo(json.dumps({
+                "winner": verdict.winner, "winner_name": verdict.names[verdict.winner], "why": verdict.why,
+                "bonus": verdict.bonus, "lead": verdict.lead.value if verdict.lead else None,
+                "fouls": list(verdict.fouls), "summary": verdict.summary(),
+            }))
+            return
+        typer.echo(verdict.summary())
+        if verdict.fouls:
+            raise typer.Exit(2)
