@@ -26,6 +26,7 @@ from minodice.dice import Die
 from minodice.game import Game
 from minodice.tui import PlaySettings, run
 from minodice.tui.prompts import Command, Problem, clean, parse_bid, parse_die
+from minodice.tui.render import HELP, Screen
 
 _BIN = Path(sys.executable).parent / "minodice"
 CLI = [str(_BIN)] if _BIN.exists() else [sys.executable, "-m", "minodice.cli"]
@@ -410,3 +411,28 @@ def test_without_a_seed_one_is_chosen_shown_and_used_for_the_save(
     saved = tmp_path / f"minodice-save-{seed}.json"
     assert saved.exists() and f"--resume {saved.name}" in out.getvalue()
     assert records.check(records.load(saved)) is None
+
+
+def test_hint_advises_the_bid_and_the_roll_without_changing_the_game() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False)
+    # Hand 1: hint at the bid prompt, bid 0; hand 1's roll: hint, then roll the first die.
+    answers = iter(["hint", "0", "hint", "1", "quit"])
+    code = run(PlaySettings(bots=["greedy"] * 3, seed=11, seat=0), console=console,
+               ask=lambda prompt: (console.print(prompt), next(answers))[1])
+    text = out.getvalue()
+    assert code == 0
+    assert "expected score" in text and "Hint: bid" in text and "P(1)" in text
+    assert "Hint: roll" in text and "Expected score of this hand for each die" in text
+    assert "hint" in HELP
+
+
+def test_hint_is_the_same_advice_as_the_advise_command() -> None:
+    from minodice.companion.advisor import advise
+
+    game = Game(4, seed=5)
+    view = game.observe(2)
+    advice = advise(view.dice, 4, position=(2 - view.start) % 4, rules=view.rules, seed=view.hand)
+    out = io.StringIO()
+    Screen(Console(file=out, width=100, color_system=None), game.names, 2, game.rules, game.hands).hint(view)
+    assert f"Hint: bid {advice.best}" in out.getvalue()

@@ -27,6 +27,9 @@ COMMANDS: dict[str, str] = {
     "help": "help",
     "?": "help",
     "sheet": "sheet",
+    "hint": "hint",
+    "advice": "hint",
+    "advise": "hint",
     "score": "sheet",
     "scores": "sheet",
     "quit": "quit",
@@ -43,7 +46,7 @@ _ECHO = 24
 
 @dataclass(frozen=True)
 class Command:
-    """A command typed at a prompt: "help", "sheet" or "quit"."""
+    """A command typed at a prompt: "help", "sheet", "hint" or "quit"."""
 
     name: str
 

@@ -7,6 +7,7 @@ prints can reveal another seat's dice or an unrevealed bid.
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -60,6 +61,8 @@ or its number in the menu ([bold]1[/])
 [bold]Commands[/] (at any prompt)
   help   this text
   sheet  the score sheet so far
+  hint   advice: each bid's expected score and trick odds (while bidding),
+         or each die's expected score for the hand (while rolling)
   quit   leave the game (saved if you gave --save; resume with --resume)
   Ctrl-C or Ctrl-D also leave, saving the game so you can resume it.
 [bold]The game in short[/]
@@ -386,3 +389,25 @@ class Screen:
     def help(self) -> None:
         """The help text."""
         self.console.print(Panel(HELP, title="help", expand=False, title_align="left"))
+
+    def hint(self, view: View) -> None:
+        """Advice for the decision in `view`: the bid advisor while bidding, montecarlo's die values while rolling."""
+        if view.bidding:
+            from ..companion.advisor import advise
+            from ..companion.cli import advice_table
+
+            position = (view.seat - view.start) % view.seats  # type: ignore[operator]
+            advice = advise(view.dice, view.seats, position=position, rules=view.rules, seed=view.hand)
+            self.console.print(advice_table(advice))
+            self.console.print(f"[dim]Hint: bid {advice.best} (simulated, others playing greedy; "
+                               f"± is a 95 % interval).[/]")
+            return
+        from ..bots.montecarlo import MonteCarloBot
+
+        bot = MonteCarloBot(random.Random(view.hand))
+        best = bot.roll(view)
+        explanation = bot.last_explanation
+        lines = [f"  {c.choice.value:9s} {c.mean:+6.1f} ± {1.96 * c.stderr:.1f}" if c.n else f"  {c.choice.value}"
+                 for c in (explanation.choices if explanation else ())]
+        self.console.print("Expected score of this hand for each die you may roll now:\n" + "\n".join(lines))
+        self.console.print(f"[dim]Hint: roll {best.value} (montecarlo's choice).[/]")

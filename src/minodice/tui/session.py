@@ -317,6 +317,8 @@ class Session:
             self.screen.help()
         elif name == "sheet":
             self.screen.sheet(view)
+        elif name == "hint":
+            self.screen.hint(view)
         elif name == "quit":
             raise _Quit
 
