@@ -270,11 +270,13 @@ def _register_subcommands() -> None:
     """Commands that live with their packages (tournaments, bot-check, the companion tools)."""
     from .companion.cli import register as register_companion
     from .companion.odds_cli import register as register_odds
+    from .companion.sheet_cli import register as register_sheet
     from .tournament.cli import register as register_tournament
 
     register_tournament(app)
     register_companion(app)
     register_odds(app)
+    register_sheet(app)
 
 
 _register_subcommands()

@@ -73,6 +73,17 @@ class Advice:
         """The bid with the highest expected score."""
         return max(self.bids, key=lambda e: e.expected).bid
 
+    def to_dict(self) -> dict:
+        """The advice as plain JSON-ready data (`minodice advise --json`, the server's hint)."""
+        return {
+            "dice": [d.value for d in self.dice], "players": self.players, "position": self.position,
+            "opponents": self.opponents, "rules": self.rules.to_dict(), "best_bid": self.best,
+            "bids": [{"bid": e.bid, "expected_score": round(e.expected, 3), "ci95": round(e.half_width, 3),
+                      "made": round(e.made, 5), "tricks": [round(p, 5) for p in e.tricks]} for e in self.bids],
+            "deals": self.deals, "playouts_per_bid": self.playouts, "seconds": round(self.seconds, 3),
+            "precise": self.precise,
+        }
+
 
 def parse_dice(names: Sequence[str]) -> list[Die]:
     """Dice from their names (`red`, `griffin`, ...); ValueError naming a bad one and the choices."""

@@ -9,8 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..rules import RuleError
-from ..rules import Rules
+from ..rules import RuleError, Rules
 from .advisor import OPPONENT_POLICIES, Advice, advise, parse_dice
 from .referee import parse_held, parse_roll, referee
 
@@ -46,17 +45,6 @@ def _ordinal(i: int) -> str:
     return ["first", "second", "third", "fourth", "fifth", "sixth"][i]
 
 
-def _advice_json(advice: Advice) -> dict:
-    return {
-        "dice": [d.value for d in advice.dice], "players": advice.players, "position": advice.position,
-        "opponents": advice.opponents, "rules": advice.rules.to_dict(), "best_bid": advice.best,
-        "bids": [{"bid": e.bid, "expected_score": round(e.expected, 3), "ci95": round(e.half_width, 3),
-                  "made": round(e.made, 5), "tricks": [round(p, 5) for p in e.tricks]} for e in advice.bids],
-        "deals": advice.deals, "playouts_per_bid": advice.playouts, "seconds": round(advice.seconds, 3),
-        "precise": advice.precise,
-    }
-
-
 def register(app: typer.Typer) -> None:
     """Add `advise` and `trick` to the command-line app."""
 
@@ -85,7 +73,7 @@ def register(app: typer.Typer) -> None:
         except ValueError as e:
             raise typer.BadParameter(str(e)) from None
         if as_json:
-            typer.echo(json.dumps(_advice_json(advice)))
+            typer.echo(json.dumps(advice.to_dict()))
             return
         console = Console()
         console.print(advice_table(advice))
