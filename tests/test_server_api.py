@@ -181,3 +181,33 @@ def test_idle_tables_expire(tmp_path: Path) -> None:
             await m.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_hint_advises_only_your_own_bid_and_can_be_switched_off(http: httpx.Client) -> None:
+    t = make_table(http, 3, [None, None, "greedy"], ["Ana", "Ben"])
+    code, tokens = t["code"], t["tokens"]
+    assert http.get(f"/api/tables/{code}").json()["hints"] is True
+    before = http.get(f"/api/tables/{code}/hint", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert before.status_code == 409 and before.json()["detail"]["code"] == "not_playing"
+    start(http, code, t["host"])
+    answers = {}
+    for seat, token in tokens.items():
+        r = http.get(f"/api/tables/{code}/hint", headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200, r.text
+        answers[seat] = r.json()
+        assert answers[seat]["best_bid"] in (0, 1) and len(answers[seat]["bids"]) == 2
+    # Each seat is advised on its own die (read from its own seat record), nobody else's.
+    for seat, token in tokens.items():
+        rec = http.get(f"/api/tables/{code}/record", headers={"Authorization": f"Bearer {token}"}).json()
+        own = rec["hands"][0]["dice"][seat]
+        assert answers[seat]["dice"] == own
+    r = http.get(f"/api/tables/{code}/hint")
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "not_seated"
+    off = http.post("/api/tables", json={"seats": 3, "bots": [None, "greedy", "greedy"], "name": "Cy", "hints": False})
+    assert off.status_code == 201 and off.json()["table"]["hints"] is False
+    code2, token2 = off.json()["table"]["code"], off.json()["token"]
+    start(http, code2, off.json()["host_token"])
+    r = http.get(f"/api/tables/{code2}/hint", headers={"Authorization": f"Bearer {token2}"})
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "no_hints"
+    bad = http.post("/api/tables", json={"seats": 3, "hints": "yes"})
+    assert bad.status_code == 422

@@ -269,6 +269,11 @@ def test_two_browsers_and_two_bots_play_to_the_podium(server, browser):
         assert not errors, errors
         for page in (ana, bo):
             if page is ana and not shots["bidding"] and ana.locator("#bid-pad").is_visible():
+                # The hint: the bid advisor's table for Ana's own dice, one row per bid.
+                ana.click("#hint-button")
+                ana.wait_for_selector("#hint-box:not([hidden])")
+                assert "Best bid" in (ana.locator("#hint-box").text_content() or "")
+                assert ana.locator("#hint-box tr").count() == ana.locator("#bid-buttons button").count() + 1
                 _shot(ana, "bidding")
                 shots["bidding"] = True
             if (

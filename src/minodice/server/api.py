@@ -6,6 +6,7 @@ token, and let the table or the manager do the work.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Annotated, Any
 
@@ -14,6 +15,7 @@ from fastapi.responses import JSONResponse
 
 from .. import record as records
 from ..bots import BUILTIN
+from ..companion.advisor import advise
 from ..dice import MAX_SEATS, MIN_SEATS
 from ..rules import RULE_OPTIONS, places
 from . import protocol as P
@@ -65,7 +67,7 @@ async def options(request: Request) -> dict[str, Any]:
 
 @router.post("/tables", status_code=201, summary="Create a table")
 async def create_table(body: P.CreateTable, m: Manager) -> dict[str, Any]:
-    table, host, seat, token = await m.create(body.seats, body.bots, body.rules, body.name)
+    table, host, seat, token = await m.create(body.seats, body.bots, body.rules, body.name, body.hints)
     return {"table": table.info(), "host_token": host, "seat": seat, "token": token}
 
 
@@ -157,6 +159,30 @@ async def get_record(
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="minodice-{table.code}.json"'},
     )
+
+
+@router.get("/tables/{code}/hint", summary="Bid advice for your own dice (if the table allows hints)")
+async def hint(
+    code: str, request: Request, m: Manager, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    table = await _table(m, code)
+    async with table.lock:
+        if not table.hints:
+            raise Refused("no_hints", "hints are switched off at this table", 403)
+        seat = table.seat_of(bearer(authorization, request, f"md_{table.code}"))
+        if seat is None:
+            raise Refused("not_seated", "hints are for a seated player: send your token", 403)
+        game = table.game
+        if game is None or table.status != "playing":
+            raise Refused("not_playing", "hints are given while the game is on", 409)
+        view = game.observe(seat)
+        if not view.bidding or view.bid_placed[seat]:
+            raise Refused("not_bidding", "the hint advises your bid: ask while you are choosing it", 409)
+    advice = await asyncio.get_running_loop().run_in_executor(
+        m.hub.pool, lambda: advise(view.dice, view.seats, position=(seat - view.start) % view.seats,
+                                   rules=view.rules, seed=view.hand),
+    )
+    return advice.to_dict()
 
 
 def refused_handler(_request: Request, exc: Exception) -> JSONResponse:

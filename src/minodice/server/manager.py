@@ -73,7 +73,8 @@ class TableManager:
     # --- lobby ------------------------------------------------------------------------
 
     async def create(
-        self, seats: int, bots: list[str | None] | None, rules: dict[str, str], name: str | None
+        self, seats: int, bots: list[str | None] | None, rules: dict[str, str], name: str | None,
+        hints: bool = True,
     ) -> tuple[Table, str, int | None, str | None]:
         """A new table: (table, host token, the creator's seat, the creator's seat token)."""
         players = seat_template(seats, bots)
@@ -96,7 +97,7 @@ class TableManager:
         stored = StoredTable(
             code=await self._free_code(), status="waiting", seats=seats, rules=chosen.to_dict(),
             seed=str(secrets.randbits(63)), first_start=0, host_hash=token_hash(host),
-            host_seat=seat, players=players,
+            host_seat=seat, players=players, hints=hints,
         )
         await self.db(self.store.create, stored)
         table = Table(stored, self.hub)
@@ -144,7 +145,7 @@ class TableManager:
                     code=await self._free_code(), status="waiting", seats=table.seats,
                     rules=table.rules.to_dict(), seed=str(secrets.randbits(63)),
                     first_start=(table.first_start + 1) % table.seats, host_hash=table.host_hash,
-                    host_seat=table.host_seat, players=players, rematch_of=table.code,
+                    host_seat=table.host_seat, players=players, rematch_of=table.code, hints=table.hints,
                 )
                 await self.db(self.store.create, stored)
                 await self.db(self.store.set_rematch, table.code, stored.code)

@@ -44,6 +44,7 @@ class CreateTable(Strict):
     bots: list[str | None] | None = Field(None, max_length=MAX_SEATS)
     rules: dict[str, str] = Field(default_factory=dict, max_length=8)
     name: str | None = Field(None, max_length=80)
+    hints: bool = Field(True, strict=True)  # may players ask the bid advisor?
 
     _name = field_validator("name")(lambda v: None if v is None else clean_name(v))
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
@@ -60,6 +61,7 @@ class TableRow(Base):
     updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
     totals: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON list once over
+    hints: Mapped[bool] = mapped_column(Boolean, default=True)  # the bid advisor may be asked
 
 
 class SeatRow(Base):
@@ -119,6 +121,7 @@ class StoredTable:
     updated: dt.datetime = field(default_factory=utcnow)
     finished: dt.datetime | None = None
     totals: list[int] | None = None
+    hints: bool = True
 
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -174,7 +177,7 @@ class Store:
                     code=table.code, status=table.status, seats=table.seats,
                     rules=json.dumps(table.rules), seed=table.seed, first_start=table.first_start,
                     host_hash=table.host_hash, host_seat=table.host_seat, rematch_of=table.rematch_of,
-                    created=table.created, updated=table.updated,
+                    created=table.created, updated=table.updated, hints=table.hints,
                 )
             )
             s.flush()
@@ -258,6 +261,7 @@ class Store:
             actions=acts, rematch_of=row.rematch_of, rematch=row.rematch,
             created=_aware(row.created), updated=_aware(row.updated),  # type: ignore[arg-type]
             finished=_aware(row.finished), totals=json.loads(row.totals) if row.totals else None,
+            hints=bool(row.hints),
         )
 
 

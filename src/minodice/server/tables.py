@@ -146,6 +146,7 @@ class Table:
         self.players = stored.players
         self.rematch = stored.rematch
         self.rematch_of = stored.rematch_of
+        self.hints = stored.hints
         self.created = stored.created
         self.updated = stored.updated
         self.hub = hub
@@ -228,6 +229,7 @@ class Table:
             "status": self.status,
             "seats": self.seats,
             "rules": self.rules.to_dict(),
+            "hints": self.hints,
             "players": players,
             "host_seat": self.host_seat,
             "hand": self.game.hand if self.game is not None else 0,

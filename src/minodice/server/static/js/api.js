@@ -57,6 +57,7 @@ export function normalizeTable(tb) {
     code: tb.code,
     status,
     rules: tb.rules,
+    hints: tb.hints !== false,
     host: tb.host_seat ?? null,
     hand: tb.hand,
     hands: tb.hands,
@@ -84,12 +85,18 @@ export async function options() {
   return call("GET", "/api/options");
 }
 
-export async function createTable({ name, seats, rules }) {
+// Bid advice for the seat of `token` (the table must allow hints): the advisor's JSON.
+export async function hint(code, token) {
+  return call("GET", `/api/tables/${encodeURIComponent(code)}/hint`, null, token);
+}
+
+export async function createTable({ name, seats, rules, hints = true }) {
   const body = {
     seats: seats.length,
     bots: seats.map((s) => (s.bot ? s.bot : null)),
     rules,
     name,
+    hints,
   };
   const res = await call("POST", "/api/tables", body);
   return { code: res.table.code, seat: res.seat, token: res.token, hostToken: res.host_token, table: normalizeTable(res.table) };

@@ -292,7 +292,7 @@ async function onCreate(ev) {
   }
   const rules = Object.fromEntries([...$("create-rules").querySelectorAll("select")].map((s) => [s.name, s.value]));
   try {
-    const res = await api.createTable({ name, seats, rules });
+    const res = await api.createTable({ name, seats, rules, hints: $("create-hints").checked });
     saveToken(res.code, res.token, res.seat);
     if (res.hostToken) setCookie(`mdh_${res.code}`, res.hostToken);
     history.pushState({}, "", api.invitePath(res.code));
@@ -820,6 +820,8 @@ function renderMe(v, d, bidding, myTurnBid, myTurnRoll, cur) {
   // Bid pad
   const pad = $("bid-pad");
   pad.hidden = !myTurnBid;
+  $("hint-button").hidden = !myTurnBid || !S.table?.hints;
+  if (!myTurnBid || $("hint-box").dataset.hand !== String(v.hand)) $("hint-box").hidden = true;
   if (myTurnBid) {
     $("bid-prompt").textContent = t("game.bid_prompt", { n: v.hand });
     const box = $("bid-buttons");
@@ -899,6 +901,37 @@ function renderMe(v, d, bidding, myTurnBid, myTurnRoll, cur) {
 
 function facesText(die) {
   return t(`die.${die}.faces`);
+}
+
+// The bid advisor for this seat's dice (GET /api/tables/{code}/hint), shown under the bid pad.
+async function showHint(hand) {
+  const box = $("hint-box");
+  const button = $("hint-button");
+  button.disabled = true;
+  try {
+    const a = await api.hint(S.code, S.token);
+    const table = el("table", { class: "hint-table" });
+    table.append(el("tr", {}, [
+      el("th", { text: t("hint.bid") }), el("th", { text: t("hint.expected") }), el("th", { text: t("hint.made") }),
+    ]));
+    for (const b of a.bids) {
+      const row = el("tr", { class: b.bid === a.best_bid ? "best" : null }, [
+        el("td", { text: String(b.bid) }),
+        el("td", { text: `${b.expected_score >= 0 ? "+" : ""}${b.expected_score.toFixed(1)} ± ${b.ci95.toFixed(1)}` }),
+        el("td", { text: `${Math.round(b.made * 100)} %` }),
+      ]);
+      table.append(row);
+    }
+    box.textContent = "";
+    box.append(el("p", { class: "hint-best", text: t("hint.best", { bid: a.best_bid }) }), table,
+      el("p", { class: "hint-note", text: t("hint.note", { deals: a.deals }) }));
+    box.dataset.hand = String(hand);
+    box.hidden = false;
+  } catch (err) {
+    showError(err);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 async function sendBid(b) {
@@ -1127,6 +1160,7 @@ async function main() {
   $("join-code-form").addEventListener("submit", onJoinCode);
   $("join-form").addEventListener("submit", onJoinSeat);
   $("start-btn").addEventListener("click", onStart);
+  $("hint-button").addEventListener("click", () => showHint(S.view?.hand));
   $("rematch-btn").addEventListener("click", onRematch);
   $("sheet-btn").addEventListener("click", toggleSheet);
   $("log-btn").addEventListener("click", toggleLog);
