@@ -7,7 +7,8 @@ deal and random numbers for every bid, so bids are compared fairly). The
 player plays greedily towards its bid; the other seats bid and play by the
 chosen opponent policy (`greedy`: as the `greedy` bot, `random`: uniformly).
 Sampling continues until every bid's expected score is known to within
-`precision` points (95 % interval) or the time budget is spent.
+`precision` points (95 % interval) or the time budget is spent; a bid that
+is known well enough stops being simulated, so the time goes to the others.
 
 >>> from minodice.dice import Die
 >>> advice = advise([Die("red"), Die("griffin")], players=4, seed=1)
@@ -35,7 +36,7 @@ __all__ = ["OPPONENT_POLICIES", "Advice", "BidEstimate", "advise", "parse_dice"]
 #: Opponent policies the advisor can assume.
 OPPONENT_POLICIES = ("greedy", "random")
 #: Deals drawn between precision checks, and playouts per deal and bid.
-_BATCH, _PER = 64, 4
+_BATCH, _PER = 64, 2
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class BidEstimate:
     expected: float
     half_width: float
     tricks: tuple[float, ...]
+    playouts: int = 0
 
     @property
     def made(self) -> float:
@@ -63,8 +65,8 @@ class Advice:
     opponents: str
     rules: Rules
     bids: tuple[BidEstimate, ...]
-    deals: int
-    playouts: int  # per bid
+    deals: int  # deals of the unseen dice drawn
+    playouts: int  # playouts of the most simulated bid
     seconds: float
     precise: bool  # every bid's half-width reached the precision asked for
 
@@ -80,7 +82,7 @@ class Advice:
             "opponents": self.opponents, "rules": self.rules.to_dict(), "best_bid": self.best,
             "bids": [{"bid": e.bid, "expected_score": round(e.expected, 3), "ci95": round(e.half_width, 3),
                       "made": round(e.made, 5), "tricks": [round(p, 5) for p in e.tricks]} for e in self.bids],
-            "deals": self.deals, "playouts_per_bid": self.playouts, "seconds": round(self.seconds, 3),
+            "deals": self.deals, "playouts_per_bid": [e.playouts for e in self.bids], "seconds": round(self.seconds, 3),
             "precise": self.precise,
         }
 
@@ -131,8 +133,8 @@ def _state(players: int, n: int, seat: int, own: Sequence[Die]) -> tuple[np.ndar
 
 
 @njit(cache=True)
-def _batch(deals, state, slots, rest, seat, bids, per, rules, pol, strength, seed, s1, s2, counts):
-    """Play `deals` random deals of the unseen dice, each once per bid with the same random numbers."""
+def _batch(deals, state, slots, rest, seat, active, per, rules, pol, strength, seed, s1, s2, k, counts):
+    """Play `deals` random deals of the unseen dice, each once per active bid with the same random numbers."""
     np.random.seed(seed)
     pool = rest.copy()
     m = pool.shape[0]
@@ -149,8 +151,11 @@ def _batch(deals, state, slots, rest, seat, bids, per, rules, pol, strength, see
             pool[j] = x
             state[slots[i]] = pool[i]
         deal_seed = np.uint64(np.random.randint(0, 1 << 62))
-        for b in range(bids):
+        for b in range(active.shape[0]):
+            if not active[b]:
+                continue
             state[5 + seat] = b
+            k[b] += 1
             K.finish_kernel(per, state, rules, pol, strength, deal_seed, stream, -1, scores, won)
             total = 0.0
             for p in range(per):
@@ -196,38 +201,44 @@ def advise(
     rules_arr = K.encode_rules(rules)
     state, slots = _state(players, n, position, dice)
     bids = n + 1
-    # Per bid: sums over deals of the deal's mean score and its square, and trick counts.
+    # Per bid: sums over its deals of the deal's mean score and its square, the deals, trick counts.
+    # A bid whose interval is narrow enough stops being simulated: the budget goes to the others.
     s1 = np.zeros(bids)
     s2 = np.zeros(bids)
+    k = np.zeros(bids, dtype=np.int64)
     counts = np.zeros((bids, n + 1), dtype=np.int64)
+    active = np.ones(bids, dtype=np.int64)
     deals = 0
     # Zero deals: loads (or compiles) the kernel, which is not part of the time budget.
-    _batch(0, state, slots, rest_idx, position, bids, _PER, rules_arr, pol, strength, 0, s1, s2, counts)
+    _batch(0, state, slots, rest_idx, position, active, _PER, rules_arr, pol, strength, 0, s1, s2, k, counts)
     began = time.perf_counter()
     deadline = began + seconds
     while True:
         batch = min(_BATCH, max_deals - deals)
-        _batch(batch, state, slots, rest_idx, position, bids, _PER, rules_arr, pol, strength,
-               (seed * 1_000_003 + deals) % (1 << 62), s1, s2, counts)
+        _batch(batch, state, slots, rest_idx, position, active, _PER, rules_arr, pol, strength,
+               (seed * 1_000_003 + deals) % (1 << 62), s1, s2, k, counts)
         deals += batch
-        half = _half_widths(s1, s2, deals)
-        if half.max() <= precision or deals >= max_deals or time.perf_counter() >= deadline:
+        half = _half_widths(s1, s2, k)
+        active[:] = half > precision
+        if not active.any() or deals >= max_deals or time.perf_counter() >= deadline:
             break
     total = counts.sum(axis=1, keepdims=True)
     estimates = tuple(
-        BidEstimate(b, float(s1[b] / deals), float(half[b]), tuple(float(x) for x in counts[b] / total[b]))
+        BidEstimate(b, float(s1[b] / k[b]), float(half[b]), tuple(float(x) for x in counts[b] / total[b]),
+                    int(k[b]) * _PER)
         for b in range(bids)
     )
     return Advice(
         dice=tuple(dice), players=players, position=position, opponents=opponents, rules=rules,
-        bids=estimates, deals=deals, playouts=deals * _PER, seconds=time.perf_counter() - began,
+        bids=estimates, deals=deals, playouts=int(k.max()) * _PER, seconds=time.perf_counter() - began,
         precise=bool(half.max() <= precision),
     )
 
 
-def _half_widths(s1: np.ndarray, s2: np.ndarray, k: int) -> np.ndarray:
-    """95 % half-widths of the means over `k` deals (normal approximation; deals are independent)."""
-    if k < 2:
-        return np.full_like(s1, math.inf)
-    var = np.maximum(0.0, (s2 - s1 * s1 / k) / (k - 1))
-    return 1.96 * np.sqrt(var / k)
+def _half_widths(s1: np.ndarray, s2: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """95 % half-widths of the means over each bid's `k` deals (normal approximation; deals are independent)."""
+    kf = np.maximum(k, 2).astype(np.float64)
+    var = np.maximum(0.0, (s2 - s1 * s1 / kf) / (kf - 1))
+    half = 1.96 * np.sqrt(var / kf)
+    half[k < 2] = math.inf
+    return half

@@ -81,8 +81,9 @@ def register(app: typer.Typer) -> None:
         console.print(f"Bid [bold]{advice.best}[/]: expected {best.expected:+.1f} points, made {best.made:.0%} "
                       f"of the time. P(t) is the chance of winning t tricks when you play for that bid.")
         note = "" if advice.precise else f" (time budget spent before ± {precision:g} was reached)"
-        console.print(f"[dim]{advice.deals} random deals of the unseen dice × {advice.playouts // advice.deals} "
-                      f"playouts per bid, {advice.seconds:.2f} s{note}.[/]")
+        console.print(f"[dim]Up to {advice.deals} random deals of the unseen dice and {advice.playouts} "
+                      f"playouts per bid (each bid until it was known to ± {precision:g}), "
+                      f"{advice.seconds:.2f} s{note}.[/]")
 
     @app.command(name="trick")
     def trick_cmd(
