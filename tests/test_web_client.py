@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "src" / "minodice" / "server" / "static"
 SHOTS = ROOT / "docs" / "screenshots"
 LANGS = ("en", "es", "fr", "de")
+PAGES = ("index.html", "sheet.html")  # every page of the web client
 
 
 # --- translation files and markup (no browser needed) ------------------------------------------
@@ -61,7 +62,7 @@ def test_i18n_files_have_the_same_keys_and_placeholders():
 
 def test_every_key_the_client_uses_is_translated():
     en = _load("en")
-    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    html = "".join((STATIC / page).read_text(encoding="utf-8") for page in PAGES)
     used = set(re.findall(r'data-i18n="([^"]+)"', html))
     for attr in re.findall(r'data-i18n-attr="([^"]+)"', html):
         used |= {pair.split(":", 1)[1].strip() for pair in attr.split(";") if ":" in pair}
@@ -114,9 +115,10 @@ class _TextFinder(HTMLParser):
 
 
 def test_markup_has_no_hard_coded_text():
-    finder = _TextFinder()
-    finder.feed((STATIC / "index.html").read_text(encoding="utf-8"))
-    assert finder.found == [], f"user-visible text in index.html (use data-i18n): {finder.found}"
+    for page in PAGES:
+        finder = _TextFinder()
+        finder.feed((STATIC / page).read_text(encoding="utf-8"))
+        assert finder.found == [], f"user-visible text in {page} (use data-i18n): {finder.found}"
     # The scripts set visible text only from translations: no English string literal
     # is assigned to textContent or passed as an element's text.
     for js in (STATIC / "js").glob("*.js"):

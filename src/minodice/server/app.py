@@ -15,6 +15,7 @@ from .. import __version__
 from .api import refused_handler, router
 from .manager import TableManager
 from .settings import Settings
+from .sheet_api import router as sheet_router
 from .tables import Refused
 from .ws import serve_socket
 
@@ -44,6 +45,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_exception_handler(Refused, refused_handler)
     app.include_router(router)
+    app.include_router(sheet_router)
 
     @app.get("/healthz", summary="Liveness")
     async def healthz(request: Request) -> dict[str, Any]:

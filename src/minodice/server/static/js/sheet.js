@@ -1,0 +1,650 @@
+// The score sheet and trick referee for games played with real dice (sheet.html).
+// The server checks and scores everything (/api/sheet/check, /api/trick); this page
+// only keeps the sheet (in localStorage, so it survives a reload) and shows it.
+import { DICE, FACES, dieName, faceName } from "./dice.js";
+import { currentLanguage, onLanguage, pickLanguage, setLanguage, t, translateTree } from "./i18n.js";
+import { explainTrick } from "./rules.js";
+
+const $ = (id) => document.getElementById(id);
+const STORE = "minodice.sheet";
+const FORMAT = "minodice-sheet/1";
+const MAX_PLAYERS = 6;
+const MIN_PLAYERS = 3;
+const NUMBER_DICE = ["red", "yellow", "purple", "gray"];
+
+const S = {
+  sheet: null, // {format, players, scoring, hands} as the server returned it
+  report: null, // the last /api/sheet/check answer
+  draft: [], // the hand being typed: [{bid, won, mermaid, griffins}] as typed
+  setupNames: ["", "", "", "", "", ""],
+  refused: "", // the server's refusal of the hand being typed
+  rolls: [], // the referee's rolls: [{name, die, face, check, held: [colours]}]
+};
+
+// --- small helpers -------------------------------------------------------------------------
+
+/** An element with attributes (text: its text, on*: listeners) and children. */
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+
+/** A visible label wrapping its control. */
+function labelled(text, control, cls = "field") {
+  return el("label", { class: cls }, el("span", { text }), control);
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/** Show a page-level error (network trouble, unexpected answers) for a while. */
+let errorTimer = null;
+function showError(text) {
+  const box = $("error");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => (box.hidden = true), 8000);
+}
+
+// --- the server ----------------------------------------------------------------------------
+
+/** POST JSON; resolves to the Response, rejects with {network: true} when the server is unreachable. */
+async function post(path, body) {
+  try {
+    return await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw { network: true };
+  }
+}
+
+/** The refusal message of an error response (the server's own words), or a generic text. */
+async function refusal(res) {
+  try {
+    const body = await res.json();
+    if (body?.detail?.message) return body.detail.message;
+  } catch {
+    // not JSON: fall through
+  }
+  return t("error.generic");
+}
+
+/** Ask the server to check and score `sheet`: {ok: true, report} or {ok: false, message}. */
+async function checkSheet(sheet) {
+  const res = await post("/api/sheet/check", sheet);
+  if (res.ok) return { ok: true, report: await res.json() };
+  return { ok: false, message: await refusal(res) };
+}
+
+function failText(err) {
+  return err?.network ? t("error.network") : t("error.generic");
+}
+
+// --- keeping the sheet ---------------------------------------------------------------------
+
+function save() {
+  const data = { sheet: S.sheet, draft: S.draft, setupNames: S.setupNames };
+  try {
+    localStorage.setItem(STORE, JSON.stringify(data));
+  } catch {
+    // storage full or disabled: the page still works, it just will not survive a reload
+  }
+}
+
+function load() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STORE) || "null");
+    if (data && typeof data === "object") {
+      S.sheet = data.sheet && typeof data.sheet === "object" ? data.sheet : null;
+      S.draft = Array.isArray(data.draft) ? data.draft : [];
+      if (Array.isArray(data.setupNames)) S.setupNames = data.setupNames.slice(0, MAX_PLAYERS).map(String);
+    }
+  } catch {
+    S.sheet = null;
+  }
+  while (S.setupNames.length < MAX_PLAYERS) S.setupNames.push("");
+}
+
+function adopt(report) {
+  S.report = report;
+  S.sheet = report.sheet;
+  save();
+}
+
+// --- set up --------------------------------------------------------------------------------
+
+function renderSetup() {
+  const list = $("setup-names");
+  list.textContent = "";
+  for (let i = 0; i < MAX_PLAYERS; i++) {
+    const input = el("input", {
+      id: `setup-name-${i}`,
+      maxlength: "24",
+      required: i < MIN_PLAYERS,
+      value: S.setupNames[i] || "",
+      oninput: (e) => {
+        S.setupNames[i] = e.target.value;
+        save();
+      },
+    });
+    const label = i < MIN_PLAYERS ? t("pad.player_n", { n: i + 1 }) : t("pad.player_optional", { n: i + 1 });
+    list.append(el("li", {}, labelled(label, input)));
+  }
+}
+
+async function onSetup(event) {
+  event.preventDefault();
+  const players = S.setupNames.map((n) => n.trim()).filter(Boolean);
+  const sheet = { format: FORMAT, players, scoring: $("setup-scoring").value, hands: [] };
+  const box = $("setup-error");
+  try {
+    const got = await checkSheet(sheet);
+    if (!got.ok) {
+      box.textContent = t("pad.refused", { message: got.message });
+      box.hidden = false;
+      return;
+    }
+    box.hidden = true;
+    S.draft = [];
+    adopt(got.report);
+    render();
+    $("bid-0")?.focus();
+  } catch (err) {
+    showError(failText(err));
+  }
+}
+
+// --- the hand being entered ----------------------------------------------------------------
+
+function draftLine(i) {
+  S.draft[i] ??= { bid: "", won: "", mermaid: false, griffins: "0" };
+  return S.draft[i];
+}
+
+/** One player's inputs: bid, tricks won and (standard scoring) the bonuses. */
+function handLine(name, i, bonuses) {
+  const line = draftLine(i);
+  const keep = (field, value) => {
+    line[field] = value;
+    save();
+  };
+  const number = (id, field) =>
+    el("input", {
+      id,
+      type: "number",
+      inputmode: "numeric",
+      min: "0",
+      step: "1",
+      value: line[field],
+      oninput: (e) => keep(field, e.target.value),
+    });
+  const fields = [
+    labelled(t("pad.bid"), number(`bid-${i}`, "bid")),
+    labelled(t("pad.won"), number(`won-${i}`, "won")),
+  ];
+  if (bonuses) {
+    const mermaid = el("input", {
+      type: "checkbox",
+      id: `mermaid-${i}`,
+      checked: !!line.mermaid,
+      onchange: (e) => keep("mermaid", e.target.checked),
+    });
+    fields.push(el("label", { class: "check" }, mermaid, el("span", { text: t("pad.mermaid") })));
+    fields.push(labelled(t("pad.griffins"), number(`griffins-${i}`, "griffins")));
+  }
+  return el("fieldset", { class: "pad-line" }, el("legend", { text: name }), ...fields);
+}
+
+function renderHandForm() {
+  const r = S.report;
+  const form = $("hand-form");
+  form.hidden = !r.next_hand;
+  $("pad-finished").hidden = !r.finished;
+  if (!r.next_hand) return;
+  const { number, dice } = r.next_hand;
+  $("hand-title").textContent = t("pad.hand_of", { hand: number, count: r.hand_count, n: dice });
+  const bonuses = S.sheet.scoring !== "landlubber";
+  const lines = $("hand-lines");
+  lines.textContent = "";
+  S.sheet.players.forEach((name, i) => lines.append(handLine(name, i, bonuses)));
+  const box = $("hand-error");
+  box.textContent = S.refused ? t("pad.refused", { message: S.refused }) : "";
+  box.hidden = !S.refused;
+}
+
+/** A typed number as an integer, or the text itself (the server says what is wrong with it). */
+function whole(text, empty) {
+  const s = String(text ?? "").trim();
+  if (s === "") return empty;
+  return /^-?\d+$/.test(s) ? Number(s) : s;
+}
+
+function typedHand() {
+  const bonuses = S.sheet.scoring !== "landlubber";
+  return S.sheet.players.map((_, i) => {
+    const line = draftLine(i);
+    return {
+      bid: whole(line.bid, null),
+      won: whole(line.won, null),
+      mermaid: bonuses && !!line.mermaid,
+      griffins: bonuses ? whole(line.griffins, 0) : 0,
+    };
+  });
+}
+
+/** Which player left a field empty: the first such input, or null. */
+function firstEmpty(hand) {
+  for (let i = 0; i < hand.length; i++) {
+    for (const field of ["bid", "won"]) if (hand[i][field] === null) return { i, field };
+  }
+  return null;
+}
+
+async function onAddHand(event) {
+  event.preventDefault();
+  const hand = typedHand();
+  const empty = firstEmpty(hand);
+  if (empty) {
+    const key = empty.field === "bid" ? "pad.missing_bid" : "pad.missing_won";
+    S.refused = "";
+    showRefusal(t(key, { name: S.sheet.players[empty.i] }));
+    $(`${empty.field}-${empty.i}`).focus();
+    return;
+  }
+  const sheet = { ...S.sheet, hands: [...S.sheet.hands, hand] };
+  try {
+    const got = await checkSheet(sheet);
+    if (!got.ok) {
+      S.refused = got.message;
+      showRefusal(t("pad.refused", { message: got.message }));
+      return;
+    }
+    S.refused = "";
+    S.draft = [];
+    adopt(got.report);
+    render();
+    (S.report.next_hand ? $("bid-0") : $("pad-table"))?.focus();
+  } catch (err) {
+    showError(failText(err));
+  }
+}
+
+function showRefusal(text) {
+  const box = $("hand-error");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+// --- the sheet table -----------------------------------------------------------------------
+
+function headRow(players, leaders) {
+  const row = el("tr", {}, el("th", { scope: "col", text: t("sheet.hand") }));
+  players.forEach((name) => {
+    const lead = leaders.includes(name);
+    row.append(
+      el(
+        "th",
+        { scope: "col", class: lead ? "leader" : "" },
+        name,
+        lead ? el("span", { class: "badge win", text: t("pad.leader") }) : null,
+      ),
+    );
+  });
+  return row;
+}
+
+function handRow(hand, number, h, leaders, players) {
+  const r = S.report;
+  const [scores, totals, bonuses] = [r.hand_scores[h], r.running_totals[h], r.bonuses[h]];
+  const row = el("tr", {}, el("th", { scope: "row", text: String(number) }));
+  hand.forEach((line, i) => {
+    row.append(
+      el(
+        "td",
+        { class: [scores[i] < 0 ? "neg" : "", leaders.includes(players[i]) ? "leader" : ""].join(" ").trim() },
+        el("strong", { text: signed(scores[i]) }),
+        el("span", { class: "bw", text: t("sheet.bid_won", { bid: line.bid, won: line.won }) }),
+        bonuses[i] ? el("span", { class: "bonus", text: t("sheet.bonus", { n: bonuses[i] }) }) : null,
+        el("span", { class: "run", text: t("pad.running", { n: totals[i] }) }),
+      ),
+    );
+  });
+  return row;
+}
+
+function footRows(r, players) {
+  const rows = [el("tr", {}, el("th", { scope: "row", text: t("sheet.total") }))];
+  players.forEach((name, i) => {
+    rows[0].append(el("td", { class: r.leaders.includes(name) ? "leader" : "", text: String(r.totals[i]) }));
+  });
+  if (r.places) {
+    const places = el("tr", { class: "places" }, el("th", { scope: "row", text: t("pad.place") }));
+    r.places.forEach((p) => places.append(el("td", { text: t("podium.place", { n: p }) })));
+    rows.push(places);
+  }
+  return rows;
+}
+
+function renderTable() {
+  const r = S.report;
+  const { players, hands } = S.sheet;
+  const table = $("pad-table");
+  table.textContent = "";
+  table.setAttribute("tabindex", "-1");
+  table.append(el("caption", { class: "sr-only", text: t("sheet.title") }));
+  table.append(el("thead", {}, headRow(players, r.leaders)));
+  const body = el("tbody");
+  hands.forEach((hand, h) => {
+    body.append(handRow(hand, h + 1, h, r.leaders, players));
+  });
+  if (!hands.length) body.append(el("tr", {}, el("td", { colspan: players.length + 1, text: t("sheet.empty") })));
+  table.append(body);
+  table.append(el("tfoot", {}, ...footRows(r, players)));
+}
+
+function renderPad() {
+  const scoring = S.sheet.scoring === "landlubber" ? "rule.scoring.landlubber" : "rule.scoring.standard";
+  $("pad-scoring").textContent = t("pad.scoring", { scoring: t(scoring) });
+  renderHandForm();
+  renderTable();
+  $("undo-hand").disabled = !S.sheet.hands.length;
+  $("download-csv").disabled = !S.sheet.hands.length;
+}
+
+// --- undo, CSV, new sheet ------------------------------------------------------------------
+
+async function onUndo() {
+  if (!S.sheet?.hands.length) return;
+  const hands = S.sheet.hands.slice(0, -1);
+  const undone = S.sheet.hands[S.sheet.hands.length - 1];
+  try {
+    const got = await checkSheet({ ...S.sheet, hands });
+    if (!got.ok) return showError(got.message);
+    // The undone hand goes back into the form, ready to be corrected.
+    S.draft = undone.map((l) => ({ bid: String(l.bid), won: String(l.won), mermaid: l.mermaid, griffins: String(l.griffins) }));
+    S.refused = "";
+    adopt(got.report);
+    render();
+    $("bid-0")?.focus();
+  } catch (err) {
+    showError(failText(err));
+  }
+}
+
+async function onDownload() {
+  try {
+    const res = await post("/api/sheet/csv", S.sheet);
+    if (!res.ok) return showError(await refusal(res));
+    const url = URL.createObjectURL(await res.blob());
+    const a = el("a", { href: url, download: "minodice-sheet.csv", hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (err) {
+    showError(failText(err));
+  }
+}
+
+function onNewSheet() {
+  if (!window.confirm(t("pad.confirm_new"))) return;
+  if (S.sheet) S.setupNames = [...S.sheet.players, "", "", "", "", "", ""].slice(0, MAX_PLAYERS);
+  S.sheet = null;
+  S.report = null;
+  S.draft = [];
+  S.refused = "";
+  save();
+  render();
+  $("setup-name-0").focus();
+}
+
+// --- the trick referee ---------------------------------------------------------------------
+
+function defaultRolls() {
+  const names = S.sheet?.players || [];
+  const count = Math.max(MIN_PLAYERS, Math.min(MAX_PLAYERS, names.length || MIN_PLAYERS));
+  return Array.from({ length: count }, (_, i) => newRoll(names[i] || ""));
+}
+
+function newRoll(name) {
+  return { name, die: "red", face: "5", check: false, held: [] };
+}
+
+function dieSelect(roll, i) {
+  const select = el("select", {
+    id: `ref-die-${i}`,
+    onchange: (e) => {
+      roll.die = e.target.value;
+      roll.face = FACES[roll.die].includes(roll.face) ? roll.face : FACES[roll.die][0];
+      renderReferee();
+      $(`ref-die-${i}`).focus();
+    },
+  });
+  for (const die of DICE) select.append(el("option", { value: die, selected: die === roll.die, text: dieName(die) }));
+  return select;
+}
+
+function faceSelect(roll, i) {
+  const select = el("select", { id: `ref-face-${i}`, onchange: (e) => (roll.face = e.target.value) });
+  for (const face of new Set(FACES[roll.die])) {
+    select.append(el("option", { value: face, selected: face === roll.face, text: faceName(face) }));
+  }
+  return select;
+}
+
+/** The optional "what else did this roller hold" part of a roll. */
+function heldPart(roll, i) {
+  const box = el("input", {
+    type: "checkbox",
+    id: `ref-check-${i}`,
+    checked: roll.check,
+    onchange: (e) => {
+      roll.check = e.target.checked;
+      renderReferee();
+      $(`ref-check-${i}`).focus();
+    },
+  });
+  const parts = [el("label", { class: "check" }, box, el("span", { text: t("ref.check_held") }))];
+  if (roll.check) {
+    const colours = NUMBER_DICE.map((die) =>
+      el(
+        "label",
+        { class: "check" },
+        el("input", {
+          type: "checkbox",
+          id: `ref-held-${i}-${die}`,
+          checked: roll.held.includes(die),
+          onchange: (e) => {
+            roll.held = e.target.checked ? [...roll.held, die] : roll.held.filter((d) => d !== die);
+          },
+        }),
+        el("span", { text: dieName(die) }),
+      ),
+    );
+    parts.push(el("fieldset", { class: "ref-held" }, el("legend", { text: t("ref.held") }), ...colours));
+  }
+  return parts;
+}
+
+function renderReferee() {
+  const list = $("ref-rolls");
+  list.textContent = "";
+  const datalist = $("ref-names");
+  datalist.textContent = "";
+  for (const name of S.sheet?.players || []) datalist.append(el("option", { value: name }));
+  S.rolls.forEach((roll, i) => {
+    const name = el("input", {
+      id: `ref-name-${i}`,
+      maxlength: "24",
+      list: "ref-names",
+      value: roll.name,
+      placeholder: t("ref.roll_n", { n: i + 1 }),
+      oninput: (e) => (roll.name = e.target.value),
+    });
+    list.append(
+      el(
+        "li",
+        { class: "ref-roll" },
+        el(
+          "fieldset",
+          {},
+          el("legend", { text: t("ref.roll_n", { n: i + 1 }) }),
+          el(
+            "div",
+            { class: "ref-fields" },
+            labelled(t("ref.name"), name),
+            labelled(t("ref.die"), dieSelect(roll, i)),
+            labelled(t("ref.face"), faceSelect(roll, i)),
+          ),
+          ...heldPart(roll, i),
+        ),
+      ),
+    );
+  });
+  $("ref-add").disabled = S.rolls.length >= MAX_PLAYERS;
+  $("ref-remove").disabled = S.rolls.length <= 2;
+}
+
+function trickBody() {
+  const rolls = S.rolls.map((r) => (r.die === r.face ? r.die : `${r.die}:${r.face}`));
+  const names = S.rolls.map((r, i) => r.name.trim() || t("ref.roll_n", { n: i + 1 }));
+  const held = {};
+  S.rolls.forEach((r, i) => {
+    if (r.check) held[String(i + 1)] = [r.die, ...r.held].join(",");
+  });
+  const rules = { all_specials: $("ref-all-specials").value, all_flags: $("ref-all-flags").value };
+  return { rolls, names, held, rules };
+}
+
+function whyText(rolls, rules) {
+  const why = explainTrick(rolls.map((r) => r.face), rules);
+  const p = {};
+  for (const [k, val] of Object.entries(why.params)) p[k] = /^\d$/.test(val) ? val : faceName(val);
+  return t(why.key, p) + (why.tie ? t("why.tie", p) : "");
+}
+
+function bonusText(v) {
+  if (!v.bonus) return null;
+  const name = v.winner_name;
+  if (v.rolls[v.winner].face === "mermaid") return t("ref.bonus_mermaid", { name });
+  return t("ref.bonus_griffins", { name, points: v.bonus, n: v.bonus / 30 });
+}
+
+function foulText(v, foul) {
+  return t("ref.foul", { name: v.names[foul.roll], die: dieName(foul.die), lead: dieName(foul.lead) });
+}
+
+function showVerdict(v, rules) {
+  const box = $("ref-result");
+  box.textContent = "";
+  const w = v.rolls[v.winner];
+  const what = t("die_shows", { die: dieName(w.die), face: faceName(w.face) });
+  box.append(el("p", { class: "ref-winner", text: t("ref.winner", { name: v.winner_name, what }) }));
+  box.append(el("p", { text: t("ref.why", { why: whyText(v.rolls, rules) }) }));
+  if (v.lead) box.append(el("p", { text: t("ref.lead", { die: dieName(v.lead) }) }));
+  const bonus = bonusText(v);
+  if (bonus) box.append(el("p", { class: "ref-bonus", text: bonus }));
+  const fouls = v.foul_rolls.map((foul) => el("li", { text: foulText(v, foul) }));
+  if (fouls.length) box.append(el("ul", { class: "ref-fouls" }, ...fouls));
+  else if (S.rolls.some((r) => r.check)) box.append(el("p", { text: t("ref.no_fouls") }));
+}
+
+async function onReferee(event) {
+  event.preventDefault();
+  const body = trickBody();
+  try {
+    const res = await post("/api/trick", body);
+    if (!res.ok) {
+      const message = await refusal(res);
+      $("ref-result").textContent = "";
+      $("ref-result").append(el("p", { class: "pad-refused", text: t("ref.refused", { message }) }));
+      return;
+    }
+    showVerdict(await res.json(), body.rules);
+  } catch (err) {
+    showError(failText(err));
+  }
+}
+
+function onAddRoll() {
+  if (S.rolls.length >= MAX_PLAYERS) return;
+  S.rolls.push(newRoll(S.sheet?.players?.[S.rolls.length] || ""));
+  renderReferee();
+  $(`ref-die-${S.rolls.length - 1}`).focus();
+}
+
+function onRemoveRoll() {
+  if (S.rolls.length <= 2) return;
+  S.rolls.pop();
+  renderReferee();
+  $("ref-remove").focus();
+}
+
+// --- the page ------------------------------------------------------------------------------
+
+function render() {
+  $("loading").hidden = true;
+  $("lang-switch").value = currentLanguage();
+  const ready = !!(S.sheet && S.report);
+  $("setup-form").hidden = ready;
+  $("pad").hidden = !ready;
+  if (ready) renderPad();
+  else renderSetup();
+  renderReferee();
+}
+
+/** Check the sheet kept from an earlier visit; a refused one goes, with the server's reason. */
+async function restore() {
+  if (!S.sheet) return;
+  try {
+    const got = await checkSheet(S.sheet);
+    if (got.ok) {
+      S.report = got.report;
+      S.sheet = got.report.sheet;
+      return;
+    }
+    showError(t("pad.restore_failed", { message: got.message }));
+    S.sheet = null;
+  } catch (err) {
+    showError(failText(err)); // the sheet stays kept: a later visit checks it again
+  }
+}
+
+async function main() {
+  await setLanguage(pickLanguage());
+  $("lang-switch").addEventListener("change", (e) => setLanguage(e.target.value, { remember: true }));
+  onLanguage(() => {
+    translateTree(document);
+    render();
+  });
+  load();
+  await restore();
+  S.rolls = defaultRolls();
+  $("setup-form").addEventListener("submit", onSetup);
+  $("hand-form").addEventListener("submit", onAddHand);
+  $("undo-hand").addEventListener("click", onUndo);
+  $("download-csv").addEventListener("click", onDownload);
+  $("new-sheet").addEventListener("click", onNewSheet);
+  $("ref-form").addEventListener("submit", onReferee);
+  $("ref-add").addEventListener("click", onAddRoll);
+  $("ref-remove").addEventListener("click", onRemoveRoll);
+  render();
+}
+
+main().catch((err) => {
+  console.error(err);
+  showError(t("error.generic"));
+});

@@ -1,0 +1,236 @@
+"""The score sheet and trick referee API (`/api/sheet/check`, `/api/sheet/csv`, `/api/trick`) on a real server."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from minodice.companion.sheet import FORMAT
+from minodice.rules import Rules, hand_score
+from test_server_common import ServerProcess
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    tmp: Path = tmp_path_factory.mktemp("sheet")
+    srv = ServerProcess(f"sqlite:///{tmp / 'sheet.db'}", tmp / "server.log").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def http(server: ServerProcess) -> Iterator[httpx.Client]:
+    with server.api() as client:
+        yield client
+
+
+def line(bid: int, won: int, mermaid: bool = False, griffins: int = 0) -> dict[str, Any]:
+    return {"bid": bid, "won": won, "mermaid": mermaid, "griffins": griffins}
+
+
+def sheet(*hands: list[dict[str, Any]], scoring: str = "standard") -> dict[str, Any]:
+    return {"format": FORMAT, "players": ["Ana", "Ben", "Cy"], "scoring": scoring, "hands": list(hands)}
+
+
+HANDS = [
+    [line(1, 1), line(0, 0), line(0, 0)],
+    [line(1, 1, griffins=1), line(1, 1), line(1, 0)],
+    [line(0, 1), line(2, 2, mermaid=True), line(1, 0)],
+]
+
+
+def refused(r: httpx.Response, status: int = 400, code: str = "bad_sheet") -> str:
+    assert r.status_code == status, r.text
+    detail = r.json()["detail"]
+    assert detail["code"] == code and detail["params"] == {}, detail
+    return detail["message"]
+
+
+def test_a_valid_sheet_is_scored_by_the_rules(http: httpx.Client) -> None:
+    r = http.post("/api/sheet/check", json=sheet(*HANDS))
+    assert r.status_code == 200, r.text
+    got = r.json()
+    rules = Rules()
+    expected = [
+        [hand_score(e["bid"], e["won"], n, 50 * e["mermaid"] + 30 * e["griffins"], rules) for e in hand]
+        for n, hand in enumerate(HANDS, start=1)
+    ]
+    assert got["hand_scores"] == expected
+    running, totals = [], [0, 0, 0]
+    for scores in expected:
+        totals = [t + s for t, s in zip(totals, scores)]
+        running.append(totals)
+    assert got["running_totals"] == running and got["totals"] == totals
+    assert got["leaders"] == ["Ben"] and got["bonuses"][1] == [30, 0, 0] and got["bonuses"][2] == [0, 50, 0]
+    assert got["finished"] is False and got["places"] is None
+    assert got["next_hand"] == {"number": 4, "dice": 4} and got["hand_count"] == 8
+    assert got["sheet"] == sheet(*HANDS)
+
+
+def test_a_finished_sheet_has_places(http: httpx.Client) -> None:
+    hands = [[line(0, 0), line(0, 0), line(n, n)] for n in range(1, 9)]
+    got = http.post("/api/sheet/check", json=sheet(*hands, scoring="landlubber")).json()
+    assert got["finished"] is True and got["next_hand"] is None
+    assert got["places"] == [2, 2, 1] and got["totals"] == [360, 360, 720]
+
+
+@pytest.mark.parametrize(
+    ("hand", "words"),
+    [
+        ([line(1, 1), line(0, 1), line(0, 1)], "the tricks add up to 3"),
+        ([line(1, 1), line(0, 1, griffins=1), line(0, 0)], "bonuses never count on a zero bid"),
+    ],
+)
+def test_impossible_hands_are_refused_with_the_sheets_message(
+    http: httpx.Client, hand: list[dict[str, Any]], words: str
+) -> None:
+    message = refused(http.post("/api/sheet/check", json=sheet(HANDS[0], hand)))
+    assert message.startswith("hand 2: ") and words in message
+
+
+def test_a_mermaid_and_a_griffin_bonus_in_one_hand_are_refused(http: httpx.Client) -> None:
+    hand = [line(1, 1, mermaid=True), line(1, 1, griffins=1), line(0, 0)]
+    message = refused(http.post("/api/sheet/check", json=sheet(HANDS[0], hand)))
+    assert "Ana has a +50 and Ben a +30" in message
+
+
+def test_bad_sheets_are_refused_in_the_sheets_words(http: httpx.Client) -> None:
+    assert "3 to 6 players, not 2" in refused(http.post("/api/sheet/check", json={**sheet(), "players": ["A", "B"]}))
+    assert "landlubber scoring has no bonuses" in refused(
+        http.post("/api/sheet/check", json=sheet([line(1, 1, griffins=1), line(0, 0), line(0, 0)], scoring="landlubber"))
+    )
+    assert "not a Mino Dice score sheet" in refused(http.post("/api/sheet/check", json={**sheet(), "format": "x"}))
+    assert "choose one of" in refused(http.post("/api/sheet/check", json=sheet(scoring="pirate")))
+
+
+def test_the_csv_download(http: httpx.Client) -> None:
+    r = http.post("/api/sheet/csv", json=sheet(*HANDS))
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/csv")
+    assert r.headers["content-disposition"] == 'attachment; filename="minodice-sheet.csv"'
+    rows = list(csv.reader(io.StringIO(r.text)))
+    assert rows[0] == ["hand", "dice", "player", "bid", "won", "bonus", "hand score", "total"]
+    assert rows[4] == ["2", "2", "Ana", "1", "1", "30", "50", "70"]
+    assert rows[-3:] == [["Ana", "40", "2"], ["Ben", "120", "1"], ["Cy", "-10", "3"]]
+    refused(http.post("/api/sheet/csv", json=sheet([line(1, 0), line(0, 0), line(0, 0)])))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {**sheet(), "extra": 1},
+        {**sheet(), "players": ["P"] * 1000},
+        {**sheet(), "hands": [[line(0, 0)] * 3] * 100},
+        sheet([{"bid": "1", "won": 1}, line(0, 0), line(0, 0)]),
+        sheet([{"bid": 1, "won": 1, "mermaid": "yes"}, line(0, 0), line(0, 0)]),
+        sheet([{"bid": 1, "won": 1, "cards": 2}, line(0, 0), line(0, 0)]),
+        {**sheet(), "players": "Ana,Ben,Cy"},
+        {**sheet(), "players": ["x" * 500, "B", "C"]},
+    ],
+)
+def test_malformed_bodies_are_422_with_a_clear_message(http: httpx.Client, body: dict[str, Any]) -> None:
+    message = refused(http.post("/api/sheet/check", json=body), 422, "bad_request")
+    assert ":" in message and len(message) < 400, message
+
+
+def test_malformed_bodies_name_the_field(http: httpx.Client) -> None:
+    assert refused(http.post("/api/sheet/check", json={**sheet(), "extra": 1}), 422, "bad_request") == "extra: unknown field"
+    message = refused(http.post("/api/sheet/check", json={**sheet(), "players": ["P"] * 1000}), 422, "bad_request")
+    assert message.startswith("players: ") and "at most 12" in message
+    message = refused(http.post("/api/trick", json={"rolls": "red:5"}), 422, "bad_request")
+    assert message.startswith("rolls: ")
+    assert refused(http.post("/api/sheet/check", content=b"{not json"), 422, "bad_request")
+
+
+# --- the trick referee ----------------------------------------------------------------------
+
+
+def trick(http: httpx.Client, **body: Any) -> dict[str, Any]:
+    r = http.post("/api/trick", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_all_three_specials_go_to_the_mermaid(http: httpx.Client) -> None:
+    got = trick(http, rolls=["minotaur", "mermaid", "griffin", "red:7"], names=["Ana", "Ben", "Cy", "Dee"])
+    assert got["winner"] == 1 and got["winner_name"] == "Ben" and got["bonus"] == 50
+    assert "all three special faces" in got["why"] and got["lead"] == "red"
+    assert got["summary"].startswith("Ben wins the trick with the mermaid")
+    house = trick(http, rolls=["minotaur", "mermaid", "griffin"], rules={"all_specials": "minotaur"})
+    assert house["winner"] == 0 and house["bonus"] == 30
+
+
+def test_all_flags_go_to_the_first_roller(http: httpx.Client) -> None:
+    rolls = ["gray:flag", "minotaur:flag", "griffin:flag"]
+    assert trick(http, rolls=rolls)["winner"] == 0
+    assert trick(http, rolls=rolls, rules={"all_flags": "last"})["winner"] == 2
+
+
+def test_ties_go_to_the_later_roll(http: httpx.Client) -> None:
+    got = trick(http, rolls=["red:6", "red:6", "yellow:5"])
+    assert got["winner"] == 1 and "later roll" in got["why"]
+    assert trick(http, rolls=["griffin", "griffin", "red:7"])["winner"] == 1
+
+
+def test_the_bonuses(http: httpx.Client) -> None:
+    got = trick(http, rolls=["griffin", "minotaur", "griffin", "red:7"])
+    assert got["winner"] == 1 and got["bonus"] == 60 and "2 griffins" in got["bonus_why"]
+    got = trick(http, rolls=["minotaur", "mermaid", "red:7"])
+    assert got["winner"] == 1 and got["bonus"] == 50 and "+50" in got["bonus_why"]
+    assert trick(http, rolls=["minotaur:flag", "mermaid", "red:7"])["bonus"] == 0
+
+
+def test_a_colour_rule_foul(http: httpx.Client) -> None:
+    got = trick(
+        http, rolls=["red:5", "yellow:5", "gray:1"], names=["Ana", "Ben", "Cy"],
+        held={"2": "yellow,red", "3": "gray,purple"},
+    )
+    assert got["winner"] == 1
+    assert got["foul_rolls"] == [{"roll": 1, "die": "yellow", "lead": "red"}]
+    assert len(got["fouls"]) == 1 and got["fouls"][0].startswith("Ben rolled yellow while holding red")
+    assert "Foul: Ben rolled yellow" in got["summary"]
+    clean = trick(http, rolls=["red:5", "griffin", "red:7"], held={"2": "griffin,red"})
+    assert clean["fouls"] == [] and clean["foul_rolls"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"rolls": ["red:9", "red:5"]}, "a red die has no face '9'"),
+        ({"rolls": ["blue:5", "red:5"]}, "'blue' is not a die"),
+        ({"rolls": ["red"]}, "say which face"),
+        ({"rolls": ["red:5"]}, "got 1"),
+        ({"rolls": ["red:5", "red:6"], "names": ["Ana"]}, "1 names for 2 rolls"),
+        ({"rolls": ["red:5", "red:6"], "names": ["Ana", " "]}, "needs a roller's name"),
+        ({"rolls": ["red:5", "red:6"], "held": {"5": "red"}}, "held dice given for roll 5"),
+        ({"rolls": ["red:5", "red:6"], "held": {"x": "red"}}, "by roll number"),
+        ({"rolls": ["red:5", "red:6"], "held": {"2": "yellow"}}, "rolled a red die but was said to hold only yellow"),
+        ({"rolls": ["red:5", "red:6"], "rules": {"all_flags": "middle"}}, "all_flags cannot be 'middle'"),
+    ],
+)
+def test_bad_tricks_are_refused_with_the_referees_message(
+    http: httpx.Client, body: dict[str, Any], words: str
+) -> None:
+    message = refused(http.post("/api/trick", json=body), 400, "bad_trick")
+    assert words in message, message
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"rolls": ["red:5"] * 500},
+        {"rolls": ["red:5", "red:6"], "colour": "red"},
+        {"rolls": ["red:5", "red:6"], "rules": {"scoring": "landlubber"}},
+        {"rolls": [5, 6]},
+        {"rolls": ["red:5", "red:6"], "held": {"1": ["red"]}},
+        {"rolls": ["red:5", "red:6"], "names": ["x" * 1000, "B"]},
+    ],
+)
+def test_malformed_tricks_are_422(http: httpx.Client, body: dict[str, Any]) -> None:
+    refused(http.post("/api/trick", json=body), 422, "bad_request")

@@ -1,0 +1,194 @@
+"""The score sheet page (sheet.html), end to end: headless Chromium against a real `minodice serve`.
+
+Three players, two hands (one with a bonus), a refused impossible hand, a reload,
+the CSV download, undo, the trick referee, and a phone-width look; a screenshot
+goes to docs/screenshots/sheet-page.png. Skipped like tests/test_web_client.py
+when Playwright or Chromium is missing (unless MINODICE_REQUIRE_BROWSER is set).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from test_server_common import ServerProcess
+from test_web_client import SHOTS, _chromium
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp: Path = tmp_path_factory.mktemp("websheet")
+    srv = ServerProcess(f"sqlite:///{tmp / 'sheet.db'}", tmp / "server.log").start()
+    yield srv.base
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    path = _chromium()
+    if path is None:
+        reason = "no chromium found: apt-get install -y chromium (or set CHROMIUM=/path)"
+        if os.environ.get("MINODICE_REQUIRE_BROWSER"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def _enter(page: Any, lines: list[tuple[int, int]], griffins: dict[int, int] | None = None) -> None:
+    """Type one hand: (bid, won) per player, optional +30 counts by seat."""
+    for i, (bid, won) in enumerate(lines):
+        page.fill(f"#bid-{i}", str(bid))
+        page.fill(f"#won-{i}", str(won))
+    for i, n in (griffins or {}).items():
+        page.fill(f"#griffins-{i}", str(n))
+
+
+def _cells(page: Any, row: int) -> list[str]:
+    return [c.strip() for c in page.locator(f"#pad-table tbody tr:nth-child({row}) td strong").all_text_contents()]
+
+
+def _totals(page: Any) -> list[str]:
+    return page.locator("#pad-table tfoot tr:first-child td").all_text_contents()
+
+
+def test_the_score_sheet_page(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, reduced_motion="reduce", locale="en-US")
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: d.accept())
+
+    # The home page links to the sheet.
+    page.goto(server + "/")
+    page.click("a[href='/sheet.html']")
+    page.wait_for_selector("#setup-form:not([hidden])")
+
+    # Set up: three players, standard scoring. Every input has a label.
+    for i, name in enumerate(["Ana", "Ben", "Cy"]):
+        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_selector("#pad:not([hidden])")
+    assert "Hand 1 of 8: 1 die each" in page.locator("#hand-title").text_content()
+    assert page.get_by_label("+30 bonuses (griffins caught by the minotaur)").count() == 3
+
+    # Hand 1: Ana bids 1 and wins it. Hand 2: Ben makes 1 with a +30.
+    _enter(page, [(1, 1), (0, 0), (0, 0)])
+    page.click("#add-hand")
+    page.wait_for_function("document.querySelectorAll('#pad-table tbody tr').length === 1 && "
+                           "document.getElementById('hand-title').textContent.includes('Hand 2')")
+    _enter(page, [(1, 0), (1, 1), (0, 1)], griffins={1: 1})
+    page.click("#add-hand")
+    page.wait_for_function("document.getElementById('hand-title').textContent.includes('Hand 3')")
+    assert _cells(page, 1) == ["+20", "+10", "+10"]
+    assert _cells(page, 2) == ["-10", "+50", "-20"]
+    assert _totals(page) == ["10", "60", "-10"]
+    assert "incl. bonus +30" in page.locator("#pad-table tbody tr:nth-child(2)").text_content()
+    assert page.locator("#pad-table thead th.leader").text_content().startswith("Ben")
+
+    # An impossible hand: refused with the server's words, typed values kept, sheet unchanged.
+    _enter(page, [(1, 1), (1, 1), (1, 2)])
+    page.click("#add-hand")
+    page.wait_for_selector("#hand-error:not([hidden])")
+    message = page.locator("#hand-error").text_content()
+    assert message.startswith("Not entered: hand 3: the tricks add up to 4"), message
+    assert page.input_value("#won-2") == "2"
+    assert page.locator("#pad-table tbody tr").count() == 2 and _totals(page) == ["10", "60", "-10"]
+
+    # A reload: the sheet and the half-typed hand are still there.
+    page.fill("#won-2", "1")
+    page.reload()
+    page.wait_for_selector("#pad:not([hidden])")
+    assert page.locator("#pad-table tbody tr").count() == 2 and _totals(page) == ["10", "60", "-10"]
+    assert [page.input_value(f"#won-{i}") for i in range(3)] == ["1", "1", "1"]
+
+    # The CSV download.
+    with page.expect_download() as dl:
+        page.click("#download-csv")
+    assert dl.value.suggested_filename == "minodice-sheet.csv"
+    rows = list(csv.reader(io.StringIO(Path(dl.value.path()).read_text(encoding="utf-8"))))
+    assert rows[0][:3] == ["hand", "dice", "player"]
+    assert rows[5] == ["2", "2", "Ben", "1", "1", "30", "50", "60"]
+    assert rows[-3:] == [["Ana", "10", "2"], ["Ben", "60", "1"], ["Cy", "-10", "3"]]
+
+    # Undo: hand 2 comes off the sheet and back into the form.
+    page.click("#undo-hand")
+    page.wait_for_function("document.querySelectorAll('#pad-table tbody tr').length === 1")
+    assert page.input_value("#griffins-1") == "1" and _totals(page) == ["20", "10", "10"]
+    page.click("#add-hand")
+    page.wait_for_function("document.querySelectorAll('#pad-table tbody tr').length === 2")
+    stored = json.loads(page.evaluate("localStorage.getItem('minodice.sheet')"))
+    assert len(stored["sheet"]["hands"]) == 2
+
+    # The referee: names default to the players; Ben's mermaid catches Ana's minotaur.
+    assert [page.input_value(f"#ref-name-{i}") for i in range(3)] == ["Ana", "Ben", "Cy"]
+    page.select_option("#ref-die-0", "minotaur")
+    page.select_option("#ref-die-1", "mermaid")
+    page.select_option("#ref-die-2", "red")
+    assert page.locator("#ref-face-2 option").all_inner_texts() == ["5", "6", "7"]
+    page.select_option("#ref-face-2", "7")
+    page.click("#ref-form button[type=submit]")
+    page.wait_for_selector(".ref-winner")
+    result = page.locator("#ref-result").text_content()
+    assert "Ben wins the trick with Mermaid: mermaid." in result, result
+    assert "Bonus +50 if Ben makes the bid exactly" in result
+
+    # A colour-rule foul: Cy rolls yellow while holding red after Ana's red lead.
+    page.select_option("#ref-die-0", "red")
+    page.select_option("#ref-die-1", "red")
+    page.select_option("#ref-face-1", "6")
+    page.select_option("#ref-die-2", "yellow")
+    page.check("#ref-check-2")
+    page.check("#ref-held-2-red")
+    page.click("#ref-form button[type=submit]")
+    page.wait_for_selector(".ref-fouls li")
+    result = page.locator("#ref-result").text_content()
+    assert "Ben wins the trick with Red: 6." in result
+    assert "Foul: Cy rolled Yellow while holding Red" in result
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "sheet-page.png"), full_page=True)
+
+    # On a phone: nothing wider than the screen but the sheet table's own scroller.
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, reduced_motion="reduce", locale="en-US", is_mobile=True, has_touch=True
+    )
+    small = phone.new_page()
+    small.on("pageerror", lambda e: errors.append(str(e)))
+    small.goto(server + "/sheet.html")
+    small.wait_for_selector("#setup-form:not([hidden])")
+    assert small.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    phone.close()
+
+    # New sheet (confirmed): back to the set-up with the names kept.
+    page.click("#new-sheet")
+    page.wait_for_selector("#setup-form:not([hidden])")
+    assert page.input_value("#setup-name-1") == "Ben"
+    assert json.loads(page.evaluate("localStorage.getItem('minodice.sheet')"))["sheet"] is None
+    assert not errors, errors
+    ctx.close()
+
+
+def test_the_page_speaks_the_chosen_language(server: str, browser: Any) -> None:
+    ctx = browser.new_context(locale="de-DE", reduced_motion="reduce")
+    page = ctx.new_page()
+    page.goto(server + "/sheet.html")
+    page.wait_for_selector("#setup-form:not([hidden])")
+    de = json.loads((ROOT / "src/minodice/server/static/i18n/de.json").read_text(encoding="utf-8"))
+    assert page.locator("#ref-h").text_content() == de["ref.title"]
+    page.select_option("#lang-switch", "fr")
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    assert page.locator("#ref-form button[type=submit]").text_content() == "Qui gagne ?"
+    ctx.close()
