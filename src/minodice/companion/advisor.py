@@ -132,7 +132,7 @@ def _state(players: int, n: int, seat: int, own: Sequence[Die]) -> tuple[np.ndar
     return np.array(state, dtype=np.int64), np.array(slots, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the server's event loop keeps running while a hint is computed
 def _batch(deals, state, slots, rest, seat, active, per, rules, pol, strength, seed, s1, s2, k, counts):
     """Play `deals` random deals of the unseen dice, each once per active bid with the same random numbers."""
     np.random.seed(seed)
