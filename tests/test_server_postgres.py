@@ -89,7 +89,9 @@ def test_server_game_on_postgres_survives_a_kill(pg_url: str, tmp_path: Path) ->
             code, token = body["table"]["code"], body["token"]
             start(http, code, body["host_token"])
             ana = Player(srv.ws_base, code, token)
-            play_out([ana], stop=lambda: ana.state["view"]["hand"] >= 2 and ana.state["to_act"] == [0])
+            # Hand 2 and Ana's own view says she must act: nothing moves until she does.
+            play_out([ana], stop=lambda: ana.state["view"]["hand"] >= 2 and ana.state["to_act"] == [0]
+                     and bool(ana.state["view"].get("legal")))
             ana.pump(0.2)
             before = ana.state["view"]
         srv.kill()
