@@ -11,9 +11,11 @@ from typing import Any
 import httpx
 import pytest
 
+from minodice import record
 from minodice.companion.sheet import FORMAT
 from minodice.rules import Rules, hand_score
 from test_server_common import ServerProcess
+from test_sheet_record import _played, _sheet_and_tricks
 
 
 @pytest.fixture(scope="module")
@@ -234,3 +236,27 @@ def test_bad_tricks_are_refused_with_the_referees_message(
 )
 def test_malformed_tricks_are_422(http: httpx.Client, body: dict[str, Any]) -> None:
     refused(http.post("/api/trick", json=body), 422, "bad_request")
+
+
+def test_record_of_a_sheet_whose_tricks_were_all_entered(http: httpx.Client) -> None:
+    game = _played(3, 4)
+    built, tricks = _sheet_and_tricks(game)
+    body = built.to_dict()
+    names = list(built.players)
+    rolls = [[[{"player": p, "roll": f"{d.value}:{f.value}"} for p, d, f in trick] for trick in hand]
+             for hand in tricks]
+    r = http.post("/api/sheet/record", json={"sheet": body, "tricks": rolls})
+    assert r.status_code == 200, r.text
+    rec = r.json()
+    assert record.check(rec) is None and rec["totals"] == built.totals()
+    assert [s["name"] for s in rec["seats"]] == names
+    # A sheet that says otherwise than the tricks: refused in words.
+    wrong = dict(body)
+    wrong["hands"] = [list(h) for h in body["hands"]]
+    h = next(i for i, hand in enumerate(wrong["hands"]) if hand[0]["won"] != hand[1]["won"])
+    wrong["hands"][h][0], wrong["hands"][h][1] = wrong["hands"][h][1], wrong["hands"][h][0]  # two players' lines
+    r = http.post("/api/sheet/record", json={"sheet": wrong, "tricks": rolls})
+    assert r.status_code == 400 and r.json()["detail"]["code"] == "bad_sheet"
+    assert f"hand {h + 1}" in r.json()["detail"]["message"]
+    r = http.post("/api/sheet/record", json={"sheet": body, "tricks": [[[{"player": "Ana", "roll": "red:3"}]]]})
+    assert r.status_code == 400 and "no face '3'" in r.json()["detail"]["message"]

@@ -7,6 +7,7 @@ The server keeps no state here: the page sends the whole sheet every time and
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
@@ -17,6 +18,7 @@ from pydantic import Field
 
 from ..companion.referee import Verdict, parse_held, parse_roll, referee
 from ..companion.sheet import FORMAT, ScoreSheet, SheetError
+from ..companion.sheet_record import record_from_sheet
 from ..dice import Die
 from ..rules import Rules, lead_colour
 from .protocol import Strict
@@ -148,6 +150,38 @@ async def sheet_csv(body: SheetBody) -> Response:
     )
 
 
+class RollIn(Strict):
+    """One roll of a trick entered with the referee: who rolled, and `die:face` (or a special die's name)."""
+
+    player: Name
+    roll: str = Field(max_length=24)
+
+
+class RecordBody(Strict):
+    """`POST /api/sheet/record`: a sheet and every trick of each of its hands, roll by roll."""
+
+    sheet: SheetBody
+    tricks: list[Annotated[list[Annotated[list[RollIn], Field(max_length=MAX_ROLLS)]], Field(max_length=16)]] = (
+        Field(max_length=16)
+    )
+    hand_start: str = Field("rotate", max_length=20)
+
+
+@router.post("/sheet/record", summary="The minodice/1 record of a sheet whose tricks were all entered")
+async def sheet_record(body: RecordBody) -> Response:
+    """Replays the entered tricks through the engine; 400 `bad_sheet` if they cannot fit the sheet."""
+    sheet = load_sheet(body.sheet)
+    try:
+        tricks = [[[(r.player, *parse_roll(r.roll)) for r in trick] for trick in hand] for hand in body.tricks]
+        rec = record_from_sheet(sheet, tricks, hand_start=body.hand_start)
+    except (SheetError, ValueError) as exc:
+        raise Refused("bad_sheet", str(exc), 400) from None
+    return Response(
+        json.dumps(rec, ensure_ascii=False), media_type="application/json",
+        headers={"Content-Disposition": 'attachment; filename="minodice-sheet-record.json"'},
+    )
+
+
 # --- trick referee ----------------------------------------------------------------------------
 
 
@@ -200,4 +234,4 @@ async def trick(body: TrickBody) -> dict[str, Any]:
     }
 
 
-__all__ = ["ClearErrors", "SheetBody", "TrickBody", "judge", "load_sheet", "router", "sheet_report"]
+__all__ = ["ClearErrors", "RecordBody", "SheetBody", "TrickBody", "judge", "load_sheet", "router", "sheet_report"]
