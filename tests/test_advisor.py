@@ -127,11 +127,12 @@ def test_advise_command_prints_the_table_and_json() -> None:
     out = runner.invoke(app, ["advise", "red", "red", "griffin", "gray", "--players", "4", "--seconds", "20"])
     assert out.exit_code == 0, out.output
     assert "expected score" in out.output and "Bid " in out.output and "P(4)" in out.output
-    out = runner.invoke(app, ["advise", "red", "griffin", "--players", "3", "--json", "--seconds", "20",
+    out = runner.invoke(app, ["advise", "red", "griffin", "--players", "3", "--seat", "2", "--json", "--seconds", "20",
                               "--opponents", "random", "--scoring", "landlubber"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["players"] == 3 and data["opponents"] == "random" and len(data["bids"]) == 3
+    assert data["position"] == 2
     assert data["best_bid"] == max(data["bids"], key=lambda b: b["expected_score"])["bid"]
     assert data["rules"]["scoring"] == "landlubber"
 

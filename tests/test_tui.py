@@ -417,7 +417,7 @@ def test_hint_advises_the_bid_and_the_roll_without_changing_the_game() -> None:
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None, highlight=False)
     # Hand 1: hint at the bid prompt, bid 0; hand 1's roll: hint, then roll the first die.
-    answers = iter(["hint", "0", "hint", "1", "quit"])
+    answers = iter(["h", "0", "hint", "1", "quit"])
     code = run(PlaySettings(bots=["greedy"] * 3, seed=11, seat=0), console=console,
                ask=lambda prompt: (console.print(prompt), next(answers))[1])
     text = out.getvalue()

@@ -192,3 +192,70 @@ def test_the_page_speaks_the_chosen_language(server: str, browser: Any) -> None:
     page.wait_for_function("document.documentElement.lang === 'fr'")
     assert page.locator("#ref-form button[type=submit]").text_content() == "Qui gagne ?"
     ctx.close()
+
+
+def test_tricks_entered_with_the_referee_make_a_game_record(server: str, browser: Any) -> None:
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, reduced_motion="reduce", locale="en-US")
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/sheet.html")
+    page.wait_for_selector("#setup-form:not([hidden])")
+    for i, name in enumerate(["Ana", "Ben", "Cy"]):
+        page.fill(f"#setup-name-{i}", name)
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_selector("#pad:not([hidden])")
+    assert page.locator("#ref-tricks").text_content() == "Hand 1: 0 of 1 trick entered"
+    assert page.locator("#ref-keep-trick").is_hidden() and page.locator("#download-record").is_hidden()
+
+    # Hand 1's only trick: Ana's red 7 beats Ben's 5 and Cy's 6. Added, removed, added again.
+    for i, face in enumerate(["7", "5", "6"]):
+        page.select_option(f"#ref-face-{i}", face)
+    page.click("#ref-form button[type=submit]")
+    page.wait_for_selector("#ref-keep-trick:not([hidden])")
+    assert page.locator("#ref-keep-trick").text_content() == "Add this trick to hand 1"
+    page.click("#ref-keep-trick")
+    page.wait_for_selector("#ref-keep-trick[hidden]", state="attached")
+    assert page.locator("#ref-tricks").text_content() == "Hand 1: 1 of 1 trick entered"
+    page.click("#ref-drop-trick")
+    assert page.locator("#ref-tricks").text_content() == "Hand 1: 0 of 1 trick entered"
+    page.click("#ref-form button[type=submit]")
+    page.click("#ref-keep-trick:not([hidden])")
+    assert page.locator("#ref-tricks").text_content() == "Hand 1: 1 of 1 trick entered"
+
+    # A reload keeps the entered trick.
+    page.reload()
+    page.wait_for_selector("#pad:not([hidden])")
+    assert page.locator("#ref-tricks").text_content() == "Hand 1: 1 of 1 trick entered"
+    stored = json.loads(page.evaluate("localStorage.getItem('minodice.sheet')"))
+    assert stored["tricks"][0] == [[{"player": "Ana", "roll": "red:7"}, {"player": "Ben", "roll": "red:5"},
+                                    {"player": "Cy", "roll": "red:6"}]]
+
+    # Hand 1 on the sheet, but not as the trick went: the server refuses the record.
+    # Undo keeps the trick with the hand, back in the form.
+    _enter(page, [(0, 0), (1, 1), (0, 0)])
+    page.click("#add-hand")
+    page.wait_for_selector("#download-record:not([hidden])")
+    page.click("#download-record")
+    page.wait_for_selector("#record-error:not([hidden])")
+    message = page.locator("#record-error").text_content()
+    assert message.startswith("No game record: hand 1: by the tricks entered Ana won 1"), message
+    page.click("#undo-hand")
+    page.wait_for_selector("#download-record[hidden]", state="attached")
+    assert page.locator("#ref-tricks").text_content() == "Hand 1: 1 of 1 trick entered"
+
+    # Hand 1 on the sheet as the trick went: the record can be downloaded.
+    _enter(page, [(1, 1), (0, 0), (0, 0)])
+    page.click("#add-hand")
+    page.wait_for_selector("#download-record:not([hidden])")
+    assert page.locator("#record-error").is_hidden()
+    assert page.locator("#ref-tricks").text_content() == "Hand 2: 0 of 2 tricks entered"
+    with page.expect_download() as dl:
+        page.click("#download-record")
+    assert dl.value.suggested_filename == "minodice-sheet-record.json"
+    record = json.loads(Path(dl.value.path()).read_text(encoding="utf-8"))
+    assert record["format"] == "minodice/1" and len(record["hands"]) == 1
+    assert record["hands"][0]["tricks"][0]["winner"] == 0
+    assert not errors, errors
+    ctx.close()

@@ -53,7 +53,9 @@ def register(app: typer.Typer) -> None:
         dice: Annotated[list[str], typer.Argument(help="Your dice, e.g. red red griffin gray.")],
         players: Annotated[int, typer.Option("--players", "-p", help="Players at the table (3-6).")] = 4,
         position: Annotated[int, typer.Option(
-            "--position", help="Where you roll in the first trick: 0 = you start, 1 = second, ...")] = 0,
+            "--position", "--seat",
+            help="Your seat counted from the start player, i.e. where you roll in the first trick: "
+                 "0 = you start, 1 = second, ...")] = 0,
         opponents: Annotated[str, typer.Option(
             help=f"How the others are assumed to bid and play: {', '.join(OPPONENT_POLICIES)}.")] = "greedy",
         scoring: Annotated[str, typer.Option(help="standard or landlubber.")] = "standard",

@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "?": "help",
     "sheet": "sheet",
     "hint": "hint",
+    "h": "hint",
     "advice": "hint",
     "advise": "hint",
     "score": "sheet",

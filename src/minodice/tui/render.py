@@ -61,7 +61,7 @@ or its number in the menu ([bold]1[/])
 [bold]Commands[/] (at any prompt)
   help   this text
   sheet  the score sheet so far
-  hint   advice: each bid's expected score and trick odds (while bidding),
+  hint   (or h) advice: each bid's expected score and trick odds (while bidding),
          or each die's expected score for the hand (while rolling)
   quit   leave the game (saved if you gave --save; resume with --resume)
   Ctrl-C or Ctrl-D also leave, saving the game so you can resume it.

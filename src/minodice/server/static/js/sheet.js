@@ -19,6 +19,11 @@ const S = {
   setupNames: ["", "", "", "", "", ""],
   refused: "", // the server's refusal of the hand being typed
   rolls: [], // the referee's rolls: [{name, die, face, check, held: [colours]}]
+  // Each hand's tricks as entered with the referee, by hand (tricks[h - 1]; the hand being
+  // typed is tricks[hands.length]): per trick [{player, roll: "die:face"}] in rolling order.
+  tricks: [],
+  lastTrick: null, // the referee's last judged trick, ready to be added to the hand being typed
+  recordRefused: "", // the server's refusal of the game record
 };
 
 // --- small helpers -------------------------------------------------------------------------
@@ -96,7 +101,7 @@ function failText(err) {
 // --- keeping the sheet ---------------------------------------------------------------------
 
 function save() {
-  const data = { sheet: S.sheet, draft: S.draft, setupNames: S.setupNames };
+  const data = { sheet: S.sheet, draft: S.draft, setupNames: S.setupNames, tricks: S.tricks };
   try {
     localStorage.setItem(STORE, JSON.stringify(data));
   } catch {
@@ -110,6 +115,7 @@ function load() {
     if (data && typeof data === "object") {
       S.sheet = data.sheet && typeof data.sheet === "object" ? data.sheet : null;
       S.draft = Array.isArray(data.draft) ? data.draft : [];
+      S.tricks = Array.isArray(data.tricks) ? data.tricks.map((h) => (Array.isArray(h) ? h : [])) : [];
       if (Array.isArray(data.setupNames)) S.setupNames = data.setupNames.slice(0, MAX_PLAYERS).map(String);
     }
   } catch {
@@ -121,6 +127,7 @@ function load() {
 function adopt(report) {
   S.report = report;
   S.sheet = report.sheet;
+  S.recordRefused = "";
   save();
 }
 
@@ -159,7 +166,12 @@ async function onSetup(event) {
     }
     box.hidden = true;
     S.draft = [];
+    S.tricks = [];
     adopt(got.report);
+    // The referee's rolls, still unnamed, now default to the players.
+    if (S.rolls.every((r) => !r.name.trim())) {
+      S.rolls = defaultRolls().map((r, i) => (S.rolls[i] ? { ...S.rolls[i], name: r.name } : r));
+    }
     render();
     $("bid-0")?.focus();
   } catch (err) {
@@ -362,6 +374,10 @@ function renderPad() {
   renderTable();
   $("undo-hand").disabled = !S.sheet.hands.length;
   $("download-csv").disabled = !S.sheet.hands.length;
+  $("download-record").hidden = !allTricksEntered();
+  const box = $("record-error");
+  box.textContent = S.recordRefused ? t("pad.record_refused", { message: S.recordRefused }) : "";
+  box.hidden = !S.recordRefused;
 }
 
 // --- undo, CSV, new sheet ------------------------------------------------------------------
@@ -384,16 +400,86 @@ async function onUndo() {
   }
 }
 
+/** Save a response's body as a download named `filename`. */
+async function saveAs(res, filename) {
+  const url = URL.createObjectURL(await res.blob());
+  const a = el("a", { href: url, download: filename, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 async function onDownload() {
   try {
     const res = await post("/api/sheet/csv", S.sheet);
     if (!res.ok) return showError(await refusal(res));
-    const url = URL.createObjectURL(await res.blob());
-    const a = el("a", { href: url, download: "minodice-sheet.csv", hidden: true });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    await saveAs(res, "minodice-sheet.csv");
+  } catch (err) {
+    showError(failText(err));
+  }
+}
+
+// --- the tricks of each hand and the game record -------------------------------------------
+
+/** The tricks entered so far for hand `number` (from 1). */
+function handTricks(number) {
+  while (S.tricks.length < number) S.tricks.push([]);
+  return S.tricks[number - 1];
+}
+
+/** Every entered hand has all its tricks (hand h has h): a game record can be made. */
+function allTricksEntered() {
+  const hands = S.sheet?.hands || [];
+  return hands.length > 0 && hands.every((_, h) => (S.tricks[h] || []).length === h + 1);
+}
+
+/** The hand being typed, whose tricks the referee adds to, or null (no sheet, or it is finished). */
+function recordingHand() {
+  return S.sheet && S.report?.next_hand ? S.report.next_hand.number : null;
+}
+
+function renderRecord() {
+  const number = recordingHand();
+  $("ref-record").hidden = !number;
+  if (!number) return;
+  const tricks = handTricks(number);
+  $("ref-tricks").textContent = t("ref.tricks_entered", { hand: number, k: tricks.length, n: number });
+  const keep = $("ref-keep-trick");
+  keep.textContent = t("ref.keep_trick", { hand: number });
+  keep.hidden = !S.lastTrick || tricks.length >= number;
+  $("ref-drop-trick").disabled = !tricks.length;
+}
+
+function onKeepTrick() {
+  const number = recordingHand();
+  if (!number || !S.lastTrick) return;
+  const tricks = handTricks(number);
+  if (tricks.length >= number) return;
+  tricks.push(S.lastTrick);
+  S.lastTrick = null;
+  save();
+  renderRecord();
+  $("ref-drop-trick").focus();
+}
+
+function onDropTrick() {
+  const number = recordingHand();
+  if (!number) return;
+  handTricks(number).pop();
+  save();
+  renderRecord();
+  $(S.lastTrick ? "ref-keep-trick" : "ref-drop-trick").focus();
+}
+
+async function onDownloadRecord() {
+  if (!allTricksEntered()) return;
+  const body = { sheet: S.sheet, tricks: S.tricks.slice(0, S.sheet.hands.length), hand_start: "rotate" };
+  try {
+    const res = await post("/api/sheet/record", body);
+    S.recordRefused = res.ok ? "" : await refusal(res);
+    renderPad();
+    if (res.ok) await saveAs(res, "minodice-sheet-record.json");
   } catch (err) {
     showError(failText(err));
   }
@@ -405,6 +491,8 @@ function onNewSheet() {
   S.sheet = null;
   S.report = null;
   S.draft = [];
+  S.tricks = [];
+  S.lastTrick = null;
   S.refused = "";
   save();
   render();
@@ -571,9 +659,14 @@ async function onReferee(event) {
       const message = await refusal(res);
       $("ref-result").textContent = "";
       $("ref-result").append(el("p", { class: "pad-refused", text: t("ref.refused", { message }) }));
+      S.lastTrick = null;
+      renderRecord();
       return;
     }
-    showVerdict(await res.json(), body.rules);
+    const verdict = await res.json();
+    showVerdict(verdict, body.rules);
+    S.lastTrick = verdict.rolls.map((r, i) => ({ player: verdict.names[i], roll: `${r.die}:${r.face}` }));
+    renderRecord();
   } catch (err) {
     showError(failText(err));
   }
@@ -604,6 +697,7 @@ function render() {
   if (ready) renderPad();
   else renderSetup();
   renderReferee();
+  renderRecord();
 }
 
 /** Check the sheet kept from an earlier visit; a refused one goes, with the server's reason. */
@@ -637,6 +731,9 @@ async function main() {
   $("hand-form").addEventListener("submit", onAddHand);
   $("undo-hand").addEventListener("click", onUndo);
   $("download-csv").addEventListener("click", onDownload);
+  $("download-record").addEventListener("click", onDownloadRecord);
+  $("ref-keep-trick").addEventListener("click", onKeepTrick);
+  $("ref-drop-trick").addEventListener("click", onDropTrick);
   $("new-sheet").addEventListener("click", onNewSheet);
   $("ref-form").addEventListener("submit", onReferee);
   $("ref-add").addEventListener("click", onAddRoll);
