@@ -7,8 +7,12 @@ test modules need not import this file.
 from __future__ import annotations
 
 import itertools
+import os
 import random
-from collections.abc import Callable, Sequence
+import shutil
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -136,3 +140,30 @@ def helpers():
         snapshot = staticmethod(snapshot)
 
     return H
+
+
+# --- the browser of the web tests -------------------------------------------------------------
+
+
+def chromium_path() -> str | None:
+    """The Chromium the web tests drive: $CHROMIUM, Debian's /usr/bin/chromium, or one on PATH."""
+    for path in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if path and Path(path).exists():
+            return path
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium through Playwright; skipped when missing, unless CI requires it."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    path = chromium_path()
+    if path is None:
+        reason = "no chromium found: apt-get install -y chromium (or set CHROMIUM=/path)"
+        if os.environ.get("MINODICE_REQUIRE_BROWSER"):  # CI sets it: a missing browser is a failure there
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        yield b
+        b.close()

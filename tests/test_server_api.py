@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
 from minodice import record
-from test_server_common import Player, ServerProcess, make_table, play_out, start
+from test_server_common import Player, ServerProcess, make_table, play_out, server_fixtures, start
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    tmp: Path = tmp_path_factory.mktemp("api")
-    srv = ServerProcess(f"sqlite:///{tmp / 'api.db'}", tmp / "server.log").start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
-def http(server: ServerProcess) -> Iterator[httpx.Client]:
-    with server.api() as client:
-        yield client
+server, http = server_fixtures("api")
 
 
 def test_options_and_docs(http: httpx.Client) -> None:

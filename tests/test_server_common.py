@@ -16,10 +16,12 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 
@@ -84,6 +86,28 @@ class ServerProcess:
 
     def api(self) -> httpx.Client:
         return httpx.Client(base_url=self.base, timeout=10)
+
+
+def server_fixtures(name: str, **options: Any) -> tuple[Any, Any]:
+    """A test module's `server` (a real `minodice serve` on a fresh SQLite file, one per module)
+    and `http` (a client of its API) fixtures; `options` go to `ServerProcess`.
+
+    Use as `server, http = server_fixtures("api")` at module level.
+    """
+
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+        tmp: Path = tmp_path_factory.mktemp(name)
+        srv = ServerProcess(f"sqlite:///{tmp / (name + '.db')}", tmp / "server.log", **options).start()
+        yield srv
+        srv.stop()
+
+    @pytest.fixture
+    def http(server: ServerProcess) -> Iterator[httpx.Client]:
+        with server.api() as client:
+            yield client
+
+    return server, http
 
 
 def make_table(

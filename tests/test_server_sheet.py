@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,22 +12,10 @@ import pytest
 from minodice import record
 from minodice.companion.sheet import FORMAT
 from minodice.rules import Rules, hand_score
-from test_server_common import ServerProcess
+from test_server_common import server_fixtures
 from test_sheet_record import _played, _sheet_and_tricks
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    tmp: Path = tmp_path_factory.mktemp("sheet")
-    srv = ServerProcess(f"sqlite:///{tmp / 'sheet.db'}", tmp / "server.log").start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
-def http(server: ServerProcess) -> Iterator[httpx.Client]:
-    with server.api() as client:
-        yield client
+server, http = server_fixtures("sheet")
 
 
 def line(bid: int, won: int, mermaid: bool = False, griffins: int = 0) -> dict[str, Any]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -13,21 +12,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from minodice import record
-from test_server_common import Player, ServerProcess, make_table, play_out, start
+from test_server_common import Player, ServerProcess, make_table, play_out, server_fixtures, start
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    tmp: Path = tmp_path_factory.mktemp("ws")
-    srv = ServerProcess(f"sqlite:///{tmp / 'ws.db'}", tmp / "server.log", turn_timeout=1.5).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
-def http(server: ServerProcess) -> Iterator[httpx.Client]:
-    with server.api() as client:
-        yield client
+server, http = server_fixtures("ws", turn_timeout=1.5)
 
 
 def table_2h2b(http: httpx.Client) -> dict:

@@ -15,7 +15,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -130,13 +129,6 @@ def test_markup_has_no_hard_coded_text():
 # --- the browser game ---------------------------------------------------------------------------
 
 
-def _chromium() -> str | None:
-    for path in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
-        if path and Path(path).exists():
-            return path
-    return None
-
-
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -180,21 +172,6 @@ def server(tmp_path_factory):
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-    path = _chromium()
-    if path is None:
-        reason = "no chromium found: apt-get install -y chromium (or set CHROMIUM=/path)"
-        if os.environ.get("MINODICE_REQUIRE_BROWSER"):  # CI sets it: a missing browser is a failure there
-            pytest.fail(reason)
-        pytest.skip(reason)
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def _act(page) -> str | None:

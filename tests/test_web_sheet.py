@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 import pytest
 
 from test_server_common import ServerProcess
-from test_web_client import SHOTS, _chromium
+from test_web_client import SHOTS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,21 +29,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     srv = ServerProcess(f"sqlite:///{tmp / 'sheet.db'}", tmp / "server.log").start()
     yield srv.base
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-    path = _chromium()
-    if path is None:
-        reason = "no chromium found: apt-get install -y chromium (or set CHROMIUM=/path)"
-        if os.environ.get("MINODICE_REQUIRE_BROWSER"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def _enter(page: Any, lines: list[tuple[int, int]], griffins: dict[int, int] | None = None) -> None:
