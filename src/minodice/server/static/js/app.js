@@ -1,11 +1,11 @@
 // The Mino Dice web client: lobby, game, score sheet and podium.
 // The server is the authority; this file only shows what it is sent and sends wishes.
 import * as api from "./api.js";
+import { $, el } from "./dom.js";
 import { blankDieSVG, dieName, dieSVG, faceName } from "./dice.js";
 import { currentLanguage, nameList, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { explainTrick, leadColour, trickWinner, whyNot } from "./rules.js";
 
-const $ = (id) => document.getElementById(id);
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const BOTS = ["random", "greedy", "montecarlo", "ismcts"];
 const RULE_OPTIONS = {
@@ -32,20 +32,6 @@ const S = {
 };
 
 // --- small helpers ----------------------------------------------------------------
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else if (k === "html") e.innerHTML = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
 
 function show(screen) {
   S.screen = screen;

@@ -2,10 +2,10 @@
 // The server checks and scores everything (/api/sheet/check, /api/trick); this page
 // only keeps the sheet (in localStorage, so it survives a reload) and shows it.
 import { DICE, FACES, dieName, faceName } from "./dice.js";
+import { $, el } from "./dom.js";
 import { currentLanguage, onLanguage, pickLanguage, setLanguage, t, translateTree } from "./i18n.js";
 import { explainTrick } from "./rules.js";
 
-const $ = (id) => document.getElementById(id);
 const STORE = "minodice.sheet";
 const FORMAT = "minodice-sheet/1";
 const MAX_PLAYERS = 6;
@@ -27,20 +27,6 @@ const S = {
 };
 
 // --- small helpers -------------------------------------------------------------------------
-
-/** An element with attributes (text: its text, on*: listeners) and children. */
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
 
 /** A visible label wrapping its control. */
 function labelled(text, control, cls = "field") {

@@ -1,0 +1,19 @@
+// Small DOM helpers shared by the game (app.js) and the score sheet page (sheet.js).
+
+/** The element with this id. */
+export const $ = (id) => document.getElementById(id);
+
+/** An element with attributes (class, text, html, on*: listeners, others as attributes) and children. */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k === "html") e.innerHTML = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
