@@ -78,6 +78,8 @@ def test_impossible_input_is_refused_in_words() -> None:
         parse_roll("red")
     with pytest.raises(ValueError, match="one roll per player"):
         judge("red:6")
+    with pytest.raises(ValueError, match="one roll per player"):
+        judge(*["red:6"] * 7)
     with pytest.raises(ValueError, match="said to hold only"):
         judge("red:6", "yellow:5", held={1: parse_held("red")})
     with pytest.raises(ValueError, match="2 names for 3 rolls"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import httpx
@@ -170,7 +171,7 @@ def test_idle_tables_expire(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_hint_advises_only_your_own_bid_and_can_be_switched_off(http: httpx.Client) -> None:
+def test_hint_advises_only_your_own_bid_and_can_be_switched_off(server: ServerProcess, http: httpx.Client) -> None:
     t = make_table(http, 3, [None, None, "greedy"], ["Ana", "Ben"])
     code, tokens = t["code"], t["tokens"]
     assert http.get(f"/api/tables/{code}").json()["hints"] is True
@@ -190,6 +191,17 @@ def test_hint_advises_only_your_own_bid_and_can_be_switched_off(http: httpx.Clie
         assert answers[seat]["dice"] == own
     r = http.get(f"/api/tables/{code}/hint")
     assert r.status_code == 403 and r.json()["detail"]["code"] == "not_seated"
+    # Out of turn: once Ana has bid, the hint is refused (her bid is placed) and the game goes on.
+    ana = Player(server.ws_base, code, tokens[0])
+    ana.send({"type": "bid", "bid": 0})
+    deadline = time.monotonic() + 10
+    while not ana.state["view"]["bid_placed"][0]:
+        assert time.monotonic() < deadline
+        ana.pump(0.1)
+    r = http.get(f"/api/tables/{code}/hint", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "not_bidding"
+    assert "ask while you are choosing it" in r.json()["detail"]["message"]
+    ana.close()
     off = http.post("/api/tables", json={"seats": 3, "bots": [None, "greedy", "greedy"], "name": "Cy", "hints": False})
     assert off.status_code == 201 and off.json()["table"]["hints"] is False
     code2, token2 = off.json()["table"]["code"], off.json()["token"]

@@ -246,3 +246,8 @@ def test_record_of_a_sheet_whose_tricks_were_all_entered(http: httpx.Client) -> 
     assert f"hand {h + 1}" in r.json()["detail"]["message"]
     r = http.post("/api/sheet/record", json={"sheet": body, "tricks": [[[{"player": "Ana", "roll": "red:3"}]]]})
     assert r.status_code == 400 and "no face '3'" in r.json()["detail"]["message"]
+    # Oversized or malformed bodies: refused before any work, in words.
+    r = http.post("/api/sheet/record", json={"sheet": body, "tricks": [[]] * 17})
+    assert r.status_code == 422 and r.json()["detail"]["message"]
+    r = http.post("/api/sheet/record", json={"sheet": body, "tricks": rolls, "extra": 1})
+    assert r.status_code == 422
