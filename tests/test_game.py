@@ -460,7 +460,7 @@ def test_hidden_dice_sampler_never_breaks_a_void():
     # Regression: the sampler's fallback dealt greedily and could dead-end, then gave a
     # seat a colour it had shown it lacks (about 1 in 100 of these tight deals).
     from minodice.dice import BAG, NUMBER_DICE
-    from minodice.game import _sample_hidden
+    from minodice.game import sample_hidden
 
     for i in range(800):
         rng = random.Random(i)
@@ -471,7 +471,7 @@ def test_hidden_dice_sampler_never_breaks_a_void():
         pool = [d for h in hands for d in h] + bag[seats * each :]
         voids = [{c for c in NUMBER_DICE if c not in h and rng.random() < 0.8} for h in hands]
         need = {s: each for s in range(seats)}
-        out = _sample_hidden(pool, need, voids, random.Random(i))
+        out = sample_hidden(pool, need, voids, random.Random(i))
         assert sorted(out) == list(range(seats))
         assert all(len(out[s]) == each for s in out)
         assert not Counter(d for dice in out.values() for d in dice) - Counter(pool)

@@ -512,3 +512,97 @@ def test_bidding_is_simultaneous_any_order():
 def test_doctests_of_core_modules(module):
     result = doctest.testmod(importlib.import_module(module), verbose=False)
     assert result.failed == 0
+
+
+# --- rules as values: Reason, TrickState, turn order, bounds -----------------------------
+
+from minodice import codes as C  # noqa: E402
+from minodice.dice import NUMBER_DICE  # noqa: E402
+from minodice.rules import (  # noqa: E402
+    Reason,
+    TrickState,
+    bonus_reason,
+    follow_foul,
+    hand_score_bounds,
+    lead_after,
+    next_hand_start,
+    roller,
+    shown_void,
+    trick_reason,
+)
+
+
+def test_trick_reason_codes_render_as_explain_trick():
+    F = Face
+    cases = [
+        ([F.MINOTAUR, F.GRIFFIN, F.MERMAID], "three_specials"),
+        ([F.MINOTAUR, F.GRIFFIN, F.SIX], "special_beats_special"),
+        ([F.GRIFFIN, F.SIX, F.SEVEN], "special_beats_numbers"),
+        ([F.FLAG, F.FLAG, F.FLAG], "only_flags"),
+        ([F.SIX, F.SEVEN, F.SEVEN], "highest_number"),
+    ]
+    for faces, code in cases:
+        reason = trick_reason(faces, Rules())
+        assert reason.code == code
+        assert reason.code in C.CODES
+        assert reason.text() == explain_trick(faces, Rules())
+    assert trick_reason([F.SEVEN, F.SEVEN], Rules()).params["tie"] is True
+    assert trick_reason([F.FLAG, F.FLAG], Rules(all_flags="last")).params == {"which": "last"}
+
+
+def test_trick_state_answers_every_rule_question_of_a_trick_in_progress():
+    empty = TrickState.of([], Rules())
+    assert (empty.lead, empty.leading, empty.reason, empty.bonus) == (None, None, None, 0)
+    assert empty.legal([Die.RED, Die.GRAY]) == [Die.RED, Die.GRAY]
+    t = empty.then(Die.MERMAID, Face.MERMAID).then(Die.YELLOW, Face.FIVE)
+    assert t.lead is Die.YELLOW and t.leading == 0 and t.reason.code == "special_beats_numbers"
+    assert t.legal([Die.YELLOW, Die.RED, Die.GRIFFIN]) == [Die.GRIFFIN, Die.YELLOW]
+    refused = t.refusals([Die.YELLOW, Die.RED, Die.GRIFFIN])
+    assert list(refused) == [Die.RED]
+    assert refused[Die.RED] == Reason("must_follow", {"colour": Die.YELLOW, "die": Die.RED})
+    assert t.foul([Die.RED], Die.RED) is None  # no yellow held: any die
+    t = t.then(Die.MINOTAUR, Face.MINOTAUR)
+    assert t.leading == 0 and t.bonus == 50 and t.bonus_why.code == "mermaid_took_minotaur"
+    assert t.to_dict() == {
+        "lead": "yellow",
+        "leading": 0,
+        "reason": {"code": "special_beats_special",
+                   "params": {"face": "mermaid", "beaten": "minotaur", "tie": False}},
+        "bonus": 50,
+        "bonus_why": {"code": "mermaid_took_minotaur", "params": {"points": 50}},
+    }
+
+
+def test_bonus_reason_for_griffins_taken_by_the_minotaur():
+    faces = [Face.GRIFFIN, Face.MINOTAUR, Face.GRIFFIN]
+    reason = bonus_reason(faces, 1)
+    assert reason == Reason("minotaur_took_griffins", {"points": 60, "griffins": 2})
+    assert bonus_reason([Face.SIX, Face.SEVEN], 1) is None
+
+
+def test_follow_helpers_agree_with_breaks_follow():
+    for lead in (None, *NUMBER_DICE):
+        for die in Die:
+            for held in ([die], [die, Die.RED], [die, Die.GRAY, Die.GRIFFIN]):
+                foul = follow_foul(held, lead, die)
+                assert (foul is not None) == breaks_follow(held, lead, die)
+            assert lead_after(lead, die) == (lead if lead is not None else (None if die.special else die))
+            void = shown_void(lead, die)
+            assert void == (lead if lead is not None and not die.special and die is not lead else None)
+
+
+def test_turn_order_and_hand_start():
+    assert [roller(2, k, 4) for k in range(4)] == [2, 3, 0, 1]
+    assert next_hand_start(Rules(), 4, 3, 1) == 0
+    assert next_hand_start(Rules(hand_start="last_winner"), 4, 3, 1) == 1
+
+
+def test_hand_score_bounds_hold_for_every_bid_and_result():
+    for seats in range(3, 7):
+        for rules in (Rules(), Rules(scoring="landlubber")):
+            for dice in range(1, 9):
+                lo, hi = hand_score_bounds(dice, seats, rules)
+                bonus = 0 if rules.landlubber else (90 if seats > 3 else 60)
+                scores = [hand_score(b, w, dice, x, rules)
+                          for b in range(dice + 1) for w in range(dice + 1) for x in (0, 50, bonus)]
+                assert lo == min(scores) and max(scores) <= hi

@@ -54,6 +54,7 @@ __all__ = [
     "Roll",
     "SeededChance",
     "TrickLog",
+    "sample_hidden",
 ]
 
 _DIE_ORDER: Final = tuple(Die)
@@ -298,6 +299,11 @@ class Game:
         """The lead colour of the trick in progress, if one is set."""
         return self._lead
 
+    @property
+    def rolling(self) -> Die | None:
+        """The die whose face comes next (phase LAND, external chance), else None."""
+        return self._pending
+
     def held(self, seat: int) -> tuple[Die, ...]:
         """The dice `seat` still holds this hand (host knowledge: not for other seats)."""
         return tuple(self._held[seat])
@@ -470,15 +476,9 @@ class Game:
             raise IllegalAction(
                 "die_not_held", f"you hold no {die.value} die (you hold {have})", die=die
             )
-        lead = self._lead
-        if lead is not None and die is not lead and not die.special and lead in held:
-            raise IllegalAction(
-                "must_follow",
-                f"you must roll {lead.value} or a special die: you hold {lead.value} "
-                f"and {lead.value} was led",
-                colour=lead.value,
-                die=die,
-            )
+        foul = R.follow_foul(held, self._lead, die)
+        if foul is not None:
+            raise IllegalAction(foul.code, foul.text(), **foul.params)
         held.remove(die)
         if die not in held:
             self._kinds[seat] &= ~die.bit
@@ -491,18 +491,7 @@ class Game:
             self._pending = die
             self.phase = _LAND
             return
-        # Land the die (as `_land`, inlined for speed).
-        trick = self._trick
-        rolls = trick.rolls
-        rolls.append((seat, die, face))
-        self.events.append(Rolled(seat, die, face, self._trick_no))
-        if self._lead is None and not die.special:
-            self._lead = die
-        if len(rolls) < self.seats:
-            seat += 1
-            self.turn = seat if seat < self.seats else 0
-        else:
-            self._finish_trick(self.log[-1], trick)
+        self._land(seat, die, face)
 
     def _land_checked(self, face: Face) -> None:
         if self.phase is not _LAND:
@@ -521,11 +510,9 @@ class Game:
         rolls = trick.rolls
         rolls.append((seat, die, face))
         self.events.append(Rolled(seat, die, face, self._trick_no))
-        if self._lead is None and not die.special:
-            self._lead = die
+        self._lead = R.lead_after(self._lead, die)
         if len(rolls) < self.seats:
-            seat += 1
-            self.turn = seat if seat < self.seats else 0
+            self.turn = R.roller(trick.leader, len(rolls), self.seats)
         else:
             self._finish_trick(self.log[-1], trick)
 
@@ -580,9 +567,7 @@ class Game:
         if not self.log:
             return self.first_start
         last = self.log[-1]
-        if self.rules.hand_start == "last_winner":
-            return last.tricks[-1].winner  # type: ignore[return-value]
-        return (last.start + 1) % self.seats
+        return R.next_hand_start(self.rules, self.seats, last.start, last.tricks[-1].winner)  # type: ignore[arg-type]
 
     def _deal_checked(self, dice: object) -> None:
         if self.phase is not _DEAL:
@@ -748,6 +733,28 @@ class Game:
         given, is the other seats' unrolled dice (seat -> dice) instead of a
         uniform sample (as `bots.inference.PosteriorSampler` draws them; not checked).
         """
+        game = cls._blank(view, rng, chance)
+        if view.hand == 0:
+            game.phase = _DEAL
+            game._advance()
+            return game
+        past = _PastTricks.of(view)
+        held = _held_dice(view, past, rng, hidden)
+        game._held = [sorted(h, key=_table_order) for h in held]
+        game._kinds = [_kinds_mask(h) for h in held]
+        drawn = tuple(tuple(past.rolled[s] + held[s]) for s in range(view.seats))
+        revealed = all(b is not None for b in view.bids)
+        bids: list[int | None] = list(view.bids) if revealed else [None] * view.seats
+        if not revealed and view.seat is not None and view.bid_placed[view.seat] and own_bid is not None:
+            bids[view.seat] = own_bid
+        hand = HandLog(view.hand, view.start, drawn, bids, past.tricks, past.bonus)
+        game.log.append(hand)
+        game._resume(view, hand, revealed)
+        return game
+
+    @classmethod
+    def _blank(cls, view: View, rng: random.Random, chance: Chance | None) -> Game:
+        """A game with `view`'s table and totals and nothing dealt (the start of `from_view`)."""
         seats = view.seats
         game = cls.__new__(cls)
         game.seats, game.names, game.rules = seats, view.names, view.rules
@@ -764,90 +771,95 @@ class Game:
         game.hand = view.hand
         game.log = []
         game._held = [[] for _ in range(seats)]
-        if view.hand == 0:
-            game.phase = _DEAL
-            game._advance()
-            return game
+        return game
 
-        rolled: list[list[Die]] = [[] for _ in range(seats)]
-        voids: list[set[Die]] = [set() for _ in range(seats)]
-        tricks: list[TrickLog] = []
-        bonus = [0] * seats
-        for t in view.tricks:
-            lead: Die | None = None
-            log = TrickLog(t.rolls[0].seat, [(r.seat, r.die, r.face) for r in t.rolls], t.winner)
-            for r in t.rolls:
-                rolled[r.seat].append(r.die)
-                if lead is not None and not r.die.special and r.die is not lead:
-                    voids[r.seat].add(lead)
-                if lead is None and not r.die.special:
-                    lead = r.die
-            if t.winner is not None:
-                faces = [r.face for r in t.rolls]
-                bonus[t.winner] += R.trick_bonus(faces, R.trick_winner(faces, view.rules))
-            tricks.append(log)
-
-        held: list[list[Die]] = [[] for _ in range(seats)]
-        pool = list(BAG)
-        for s in range(seats):
-            for d in rolled[s]:
-                pool.remove(d)
-        if view.seat is not None:
-            held[view.seat] = list(view.dice)
-            for d in view.dice:
-                pool.remove(d)
-        need = {
-            s: view.hand - len(rolled[s]) for s in range(seats) if s != view.seat
-        }
-        sampled = hidden if hidden is not None else _sample_hidden(pool, need, voids, rng)
-        for s, dice in sampled.items():
-            held[s] = list(dice)
-        game._held = [sorted(h, key=_table_order) for h in held]
-        game._kinds = [_kinds_mask(h) for h in held]
-        drawn = tuple(tuple(rolled[s] + held[s]) for s in range(seats))
-
-        revealed = all(b is not None for b in view.bids)
-        if revealed:
-            bids: list[int | None] = list(view.bids)
-        else:
-            bids = [None] * seats
-            if view.seat is not None and view.bid_placed[view.seat] and own_bid is not None:
-                bids[view.seat] = own_bid
-        hand = HandLog(view.hand, view.start, drawn, bids, tricks, bonus)
-        game.log.append(hand)
+    def _resume(self, view: View, hand: HandLog, revealed: bool) -> None:
+        """Set the phase, turn and trick in progress of a game rebuilt by `from_view`."""
+        tricks = hand.tricks
         if not revealed:
-            game.phase = _BID
-            return game
+            self.phase = _BID
+            return
         if view.game_over:
             hand.scores = ()  # totals in a final view already include the last hand
-            game.phase = _OVER
-            return game
+            self.phase = _OVER
+            return
         current = tricks[-1] if tricks and tricks[-1].winner is None else None
         if current is None and len(tricks) == view.hand:
             # The hand is over and the next not yet drawn: score it, then deal afresh.
             hand.scores = tuple(
                 R.hand_score(b, w, view.hand, x, view.rules)  # type: ignore[arg-type]
-                for b, w, x in zip(bids, hand.won, bonus)
+                for b, w, x in zip(hand.bids, hand.won, hand.bonus)
             )
-            game.totals = [t + p for t, p in zip(game.totals, hand.scores)]
-            game.phase = _DEAL
-            game._advance()
-            return game
+            self.totals = [t + p for t, p in zip(self.totals, hand.scores)]
+            self.phase = _DEAL
+            self._advance()
+            return
         if current is None:
-            leader = view.leader
-            current = TrickLog(leader)
+            current = TrickLog(view.leader)
             tricks.append(current)
-        game._lead = R.lead_colour([r[1] for r in current.rolls])
-        game._trick, game._trick_no = current, len(tricks)
-        game.turn = (current.leader + len(current.rolls)) % seats
-        game.phase = _ROLL
-        return game
+        self._lead = R.lead_colour(r[1] for r in current.rolls)
+        self._trick, self._trick_no = current, len(tricks)
+        self.turn = R.roller(current.leader, len(current.rolls), self.seats)
+        self.phase = _ROLL
 
 
-def _sample_hidden(
+@dataclass(slots=True)
+class _PastTricks:
+    """What a view's tricks tell: each seat's rolled dice, the colours it showed it lacks, bonuses earned."""
+
+    rolled: list[list[Die]]
+    voids: list[set[Die]]
+    tricks: list[TrickLog]
+    bonus: list[int]
+
+    @classmethod
+    def of(cls, view: View) -> _PastTricks:
+        seats = view.seats
+        past = cls([[] for _ in range(seats)], [set() for _ in range(seats)], [], [0] * seats)
+        for t in view.tricks:
+            lead: Die | None = None
+            for r in t.rolls:
+                past.rolled[r.seat].append(r.die)
+                void = R.shown_void(lead, r.die)
+                if void is not None:
+                    past.voids[r.seat].add(void)
+                lead = R.lead_after(lead, r.die)
+            if t.winner is not None:
+                faces = [r.face for r in t.rolls]
+                past.bonus[t.winner] += R.trick_bonus(faces, R.trick_winner(faces, view.rules))
+            past.tricks.append(TrickLog(t.rolls[0].seat, [(r.seat, r.die, r.face) for r in t.rolls], t.winner))
+        return past
+
+
+def _held_dice(
+    view: View, past: _PastTricks, rng: random.Random, hidden: Mapping[int, Sequence[Die]] | None
+) -> list[list[Die]]:
+    """The dice each seat still holds: the view's own, and `hidden` (or a sample) for the others."""
+    seats = view.seats
+    held: list[list[Die]] = [[] for _ in range(seats)]
+    pool = list(BAG)
+    for s in range(seats):
+        for d in past.rolled[s]:
+            pool.remove(d)
+    if view.seat is not None:
+        held[view.seat] = list(view.dice)
+        for d in view.dice:
+            pool.remove(d)
+    need = {s: view.hand - len(past.rolled[s]) for s in range(seats) if s != view.seat}
+    sampled = hidden if hidden is not None else sample_hidden(pool, need, past.voids, rng)
+    for s, dice in sampled.items():
+        held[s] = list(dice)
+    return held
+
+
+def sample_hidden(
     pool: list[Die], need: dict[int, int], voids: list[set[Die]], rng: random.Random
 ) -> dict[int, list[Die]]:
-    """Deal `need[s]` dice from `pool` to each seat s, never a colour s is known to lack."""
+    """Deal `need[s]` dice from `pool` to each seat s, never a colour s is known to lack (`voids[s]`).
+
+    Uniform when no seat has a void; otherwise a rejection sampler with a
+    constructive fallback (Hall's condition) so a consistent deal is always found.
+    """
     pool = list(pool)
     constrained = any(voids[s] for s in need)
     for _ in range(20 if constrained else 1):

@@ -1,20 +1,32 @@
-"""The rules of Mino Dice as pure functions (RULES.md is the authority).
+"""The rules of Mino Dice as pure functions and small values (docs/rules.md is the authority).
 
 Nothing here keeps state or does I/O: the game, the record checker, the
-referee and the bots all call these, so each rule lives in exactly one place.
+referee, the bots, the server and the terminal all call these, so each rule
+lives in exactly one place (the numba kernel in `sim/` is the one mirror, proven
+equal by tests). Answers that need explaining are values: a `Reason` is a
+stable code and its parameters, and `Reason.text()` the English words.
 
 >>> trick_winner([Face.SIX, Face.GRIFFIN, Face.FLAG], Rules())
 1
 >>> hand_score(bid=3, won=3, dice=5, bonus=0, rules=Rules())
 60
+>>> trick = TrickState.of([(Die.RED, Face.SIX), (Die.GRIFFIN, Face.GRIFFIN)], Rules())
+>>> trick.lead, trick.leading, trick.reason.code
+(<Die.RED: 'red'>, 1, 'special_beats_numbers')
+>>> trick.reason.text()
+'the griffin beats every number'
+>>> trick.foul([Die.RED, Die.GRAY], Die.GRAY).code
+'must_follow'
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
 
-from .dice import Die, Face
+from .codes import render
+from .dice import BAG_COUNTS, Die, Face
 
 # --- rule options -----------------------------------------------------------------
 
@@ -74,10 +86,39 @@ class Rules:
         return self.scoring == "landlubber"
 
 
-# --- following colour ---------------------------------------------------------------
+# --- reasons ------------------------------------------------------------------------
 
 
-def lead_colour(dice: Sequence[Die]) -> Die | None:
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why something is so, as a value: a stable `code` (listed in `codes.CODES`) and its `params`.
+
+    Interfaces translate from the code; `text()` is the English rendering.
+
+    >>> Reason("highest_number", {"face": "7"}).text()
+    '7 is the highest number'
+    """
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def text(self) -> str:
+        """The reason in English, in a player's words."""
+        return render(self.code, self.params)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: {"code", "params"} (dice and faces by name)."""
+        return {"code": self.code, "params": {k: _plain(v) for k, v in self.params.items()}}
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, (Die, Face)) else value
+
+
+# --- following colour -----------------------------------------------------------------
+
+
+def lead_colour(dice: Iterable[Die]) -> Die | None:
     """The colour of the first number die rolled in a trick, or None if none was."""
     for die in dice:
         if not die.special:
@@ -85,7 +126,12 @@ def lead_colour(dice: Sequence[Die]) -> Die | None:
     return None
 
 
-def legal_dice(held: Sequence[Die], lead: Die | None) -> list[Die]:
+def lead_after(lead: Die | None, die: Die) -> Die | None:
+    """The trick's lead colour once `die` is rolled, when it was `lead` before (the first colour leads)."""
+    return lead if lead is not None else die.colour
+
+
+def legal_dice(held: Iterable[Die], lead: Die | None) -> list[Die]:
     """The distinct dice a seat holding `held` may roll when `lead` is the lead colour.
 
     With a lead colour set, a seat holding a die of that colour must roll that
@@ -97,9 +143,23 @@ def legal_dice(held: Sequence[Die], lead: Die | None) -> list[Die]:
     return sorted(kinds, key=_die_order)
 
 
-def breaks_follow(held: Sequence[Die], lead: Die | None, die: Die) -> bool:
+def breaks_follow(held: Iterable[Die], lead: Die | None, die: Die) -> bool:
     """True when rolling `die` from `held` breaks the colour rule."""
     return lead is not None and not die.special and die is not lead and lead in held
+
+
+def follow_foul(held: Iterable[Die], lead: Die | None, die: Die) -> Reason | None:
+    """Why rolling `die` from `held` breaks the colour rule (code `must_follow`), or None if it does not."""
+    if breaks_follow(held, lead, die):
+        return Reason("must_follow", {"colour": lead, "die": die})
+    return None
+
+
+def shown_void(lead: Die | None, die: Die) -> Die | None:
+    """The colour a roll proves its roller lacks: a number die of another colour than the lead shows none was held."""
+    if lead is not None and not die.special and die is not lead:
+        return lead
+    return None
 
 
 def _die_order(die: Die) -> int:
@@ -154,6 +214,12 @@ def trick_winner(faces: Sequence[Face], rules: Rules) -> int:
     return i
 
 
+#: Points for a trick won with a mermaid face in which the minotaur face was rolled.
+MERMAID_BONUS = 50
+#: Points for each griffin face rolled in a trick won with the minotaur face.
+GRIFFIN_BONUS = 30
+
+
 def trick_bonus(faces: Sequence[Face], winner: int) -> int:
     """Bonus points the trick's winner earns if its bid is made (RULES.md, "Scoring").
 
@@ -162,33 +228,153 @@ def trick_bonus(faces: Sequence[Face], winner: int) -> int:
     """
     win = faces[winner]
     if win is _MERMAID:
-        return 50 if _MINOTAUR in faces else 0
+        return MERMAID_BONUS if _MINOTAUR in faces else 0
     if win is _MINOTAUR:
-        return 30 * faces.count(_GRIFFIN)
+        return GRIFFIN_BONUS * faces.count(_GRIFFIN)
     return 0
+
+
+def max_griffin_bonuses(seats: int) -> int:
+    """Most griffin bonuses one hand can give: one per griffin die, and the minotaur's trick has seats − 1 other dice."""
+    return min(BAG_COUNTS[Die.GRIFFIN], seats - 1)
+
+
+def max_hand_bonus(seats: int, rules: Rules) -> int:
+    """The most bonus points one seat can earn in one hand (the bag has one minotaur die)."""
+    if rules.landlubber:
+        return 0
+    return max(MERMAID_BONUS, GRIFFIN_BONUS * max_griffin_bonuses(seats))
+
+
+def hand_score_bounds(dice: int, seats: int, rules: Rules) -> tuple[int, int]:
+    """The lowest and highest score one seat can make in a hand of `dice` dice."""
+    return -10 * dice, 20 * dice + max_hand_bonus(seats, rules)
+
+
+def trick_reason(faces: Sequence[Face], rules: Rules) -> Reason:
+    """Why the roll `trick_winner` names leads the trick (so far, or in the end), as a `Reason`.
+
+    Codes: `three_specials`, `special_beats_special`, `special_beats_numbers`,
+    `highest_number` (each with `tie` when equal faces were rolled: the later one
+    wins), and `only_flags` (who wins a trick of flags, by the table's rule).
+    """
+    best = faces[trick_winner(faces, rules)]
+    specials = {f for f in faces if f.special}
+    tie = sum(1 for f in faces if f is best) > 1
+    if len(specials) == 3:
+        return Reason("three_specials", {"face": best, "tie": tie})
+    if len(specials) == 2:
+        other = next(f for f in specials if f is not best)
+        return Reason("special_beats_special", {"face": best, "beaten": other, "tie": tie})
+    if specials:
+        return Reason("special_beats_numbers", {"face": best, "tie": tie})
+    if best is Face.FLAG:
+        return Reason("only_flags", {"which": rules.all_flags})
+    return Reason("highest_number", {"face": best, "tie": tie})
 
 
 def explain_trick(faces: Sequence[Face], rules: Rules) -> str:
     """Why the winning roll wins, in a player's words (no names: the caller adds them)."""
-    winner = trick_winner(faces, rules)
-    best = faces[winner]
-    specials = {f for f in faces if f.special}
-    tie = sum(1 for f in faces if f is best) > 1
-    if len(specials) == 3:
-        why = f"all three special faces were rolled, and by the table's rule the {best} wins"
-    elif len(specials) == 2:
-        other = next(f for f in specials if f is not best)
-        why = f"the {best} beats the {other}"
-    elif specials:
-        why = f"the {best} beats every number"
-    elif best is Face.FLAG:
-        which = "first" if rules.all_flags == "first" else "last"
-        return f"every face is a flag, and the {which} roller wins such a trick"
-    else:
-        why = f"{best} is the highest number"
-    if tie:
-        why += f"; of the equal {best}s the later roll wins"
-    return why
+    return trick_reason(faces, rules).text()
+
+
+def bonus_reason(faces: Sequence[Face], winner: int) -> Reason | None:
+    """Why the trick's winner earns a bonus (codes `mermaid_took_minotaur`, `minotaur_took_griffins`), or None."""
+    points = trick_bonus(faces, winner)
+    if not points:
+        return None
+    if faces[winner] is _MERMAID:
+        return Reason("mermaid_took_minotaur", {"points": points})
+    return Reason("minotaur_took_griffins", {"points": points, "griffins": faces.count(_GRIFFIN)})
+
+
+# --- the trick so far ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TrickState:
+    """A trick so far (rolls in rolling order) and every rule answer about it, as values.
+
+    `lead` is the lead colour, `leading` the index of the roll winning so far
+    (None before the first roll), `reason` why it leads, `bonus` and
+    `bonus_why` what it would earn. `legal(held)` and `refusals(held)` say which
+    dice a holding may roll and why the others may not.
+    """
+
+    rolls: tuple[tuple[Die, Face], ...]
+    rules: Rules
+    lead: Die | None = field(init=False)
+    leading: int | None = field(init=False)
+    reason: Reason | None = field(init=False)
+    bonus: int = field(init=False)
+    bonus_why: Reason | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        faces = [f for _, f in self.rolls]
+        leading = trick_winner(faces, self.rules) if faces else None
+        setattr_ = object.__setattr__
+        setattr_(self, "lead", lead_colour(d for d, _ in self.rolls))
+        setattr_(self, "leading", leading)
+        setattr_(self, "reason", trick_reason(faces, self.rules) if faces else None)
+        setattr_(self, "bonus", trick_bonus(faces, leading) if leading is not None else 0)
+        setattr_(self, "bonus_why", bonus_reason(faces, leading) if leading is not None else None)
+
+    @classmethod
+    def of(cls, rolls: Iterable[tuple[Die, Face]], rules: Rules) -> TrickState:
+        """The state of a trick whose rolls so far are `rolls` (die, face) in rolling order."""
+        return cls(tuple((d, f) for d, f in rolls), rules)
+
+    @property
+    def faces(self) -> tuple[Face, ...]:
+        """The faces rolled so far, in rolling order."""
+        return tuple(f for _, f in self.rolls)
+
+    def legal(self, held: Iterable[Die]) -> list[Die]:
+        """The distinct dice a seat holding `held` may roll next."""
+        return legal_dice(held, self.lead)
+
+    def foul(self, held: Iterable[Die], die: Die) -> Reason | None:
+        """Why rolling `die` from `held` next would break the colour rule, or None."""
+        return follow_foul(held, self.lead, die)
+
+    def refusals(self, held: Iterable[Die]) -> dict[Die, Reason]:
+        """Each die kind in `held` that may not be rolled next, with the reason."""
+        held = tuple(held)
+        out: dict[Die, Reason] = {}
+        for die in sorted(set(held), key=_die_order):
+            reason = self.foul(held, die)
+            if reason is not None:
+                out[die] = reason
+        return out
+
+    def then(self, die: Die, face: Face) -> TrickState:
+        """The trick once `die` has been rolled and shows `face`."""
+        return TrickState((*self.rolls, (die, face)), self.rules)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: lead, leading (roll index), reason, bonus, bonus_why (dice and faces by name)."""
+        return {
+            "lead": self.lead.value if self.lead is not None else None,
+            "leading": self.leading,
+            "reason": self.reason.to_dict() if self.reason is not None else None,
+            "bonus": self.bonus,
+            "bonus_why": self.bonus_why.to_dict() if self.bonus_why is not None else None,
+        }
+
+
+# --- turn order ------------------------------------------------------------------------
+
+
+def roller(leader: int, rolled: int, seats: int) -> int:
+    """The seat that rolls after `rolled` rolls of a trick led by `leader` (play goes round the table)."""
+    return (leader + rolled) % seats
+
+
+def next_hand_start(rules: Rules, seats: int, last_start: int, last_winner: int) -> int:
+    """The seat that leads the next hand, after a hand led by `last_start` whose last trick `last_winner` won."""
+    if rules.hand_start == "last_winner":
+        return last_winner
+    return (last_start + 1) % seats
 
 
 # --- scoring ---------------------------------------------------------------------------

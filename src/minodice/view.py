@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import rules as R
 from .dice import Die, Face, die_named, face_named
-from .rules import Rules
+from .rules import Rules, TrickState
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +74,21 @@ class View:
     def lead_colour(self) -> Die | None:
         """The lead colour of the trick in progress (None if unset or no trick)."""
         trick = self.current_trick
+        return R.lead_colour(r.die for r in trick.rolls) if trick is not None else None
+
+    @property
+    def trick_state(self) -> TrickState | None:
+        """The rules' answers about the trick in progress (lead, roll leading, why, bonus), if one is."""
+        trick = self.current_trick
         if trick is None:
             return None
-        for r in trick.rolls:
-            if not r.die.special:
-                return r.die
-        return None
+        return TrickState.of(((r.die, r.face) for r in trick.rolls), self.rules)
+
+    def refusals(self) -> dict[Die, R.Reason]:
+        """Each die this seat holds but may not roll now, with the reason (empty when not its turn)."""
+        if self.seat is None or self.to_roll != self.seat:
+            return {}
+        return (self.trick_state or TrickState((), self.rules)).refusals(self.dice)
 
     @property
     def to_roll(self) -> int | None:
@@ -90,7 +100,7 @@ class View:
             if len(self.tricks) >= self.hand:
                 return None
             return self.leader
-        return (self.leader + len(trick.rolls)) % self.seats
+        return R.roller(self.leader, len(trick.rolls), self.seats)
 
     @property
     def game_over(self) -> bool:

@@ -36,7 +36,7 @@ from functools import lru_cache
 
 from .. import rules as R
 from ..dice import BAG, Die
-from ..game import Game, _sample_hidden
+from ..game import Game, sample_hidden
 from ..rules import Rules
 from ..view import TrickView, View
 from .greedy import GreedyBot, _trick_distribution, die_strength
@@ -209,7 +209,7 @@ class PosteriorSampler:
         self._burn = burn
 
     def _start(self) -> None:
-        dealt = _sample_hidden(self.pool, self.need, self.voids, self.rng)
+        dealt = sample_hidden(self.pool, self.need, self.voids, self.rng)
         rest = list(self.pool)
         for dice in dealt.values():
             for d in dice:
@@ -260,7 +260,7 @@ class PosteriorSampler:
     def deals(self, k: int) -> list[dict[int, list[Die]]]:
         """`k` deals of the hidden dice: seat -> the dice it holds now."""
         if not self.active:
-            return [_sample_hidden(self.pool, self.need, self.voids, self.rng) for _ in range(k)]
+            return [sample_hidden(self.pool, self.need, self.voids, self.rng) for _ in range(k)]
         if self.state is None:
             self._start()
         out = []

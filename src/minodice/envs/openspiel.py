@@ -279,7 +279,7 @@ class MinoDiceState(pyspiel.State):
             for t in h.tricks:
                 parts.append("t:" + " ".join(f"{s}{d.value}={f.value}" for s, d, f in t.rolls))
         if game.phase is Phase.LAND:
-            parts.append(f"rolling:{game.turn}{game._pending.value}")  # type: ignore[union-attr]
+            parts.append(f"rolling:{game.turn}{game.rolling.value}")  # type: ignore[union-attr]
         if self._core.draws and private:
             each = game.hand + 1
             mine = self._core.draws[player * each : (player + 1) * each]
