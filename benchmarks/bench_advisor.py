@@ -15,7 +15,7 @@ import random
 import statistics
 import sys
 
-from minodice.companion.advisor import advise
+from minodice.analysis.advisor import advise
 from minodice.dice import BAG, hands_for
 
 

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from minodice.bots import Bot, make_bot
 from minodice.dice import BAG, Die, Face
 from minodice.game import Game
-from minodice.runner import Match
+from minodice.bots.runner import Match
 from minodice.view import View
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from minodice import rules as R
 from minodice.cli import app
-from minodice.companion.advisor import advise, parse_dice
+from minodice.analysis.advisor import advise, parse_dice
 from minodice.dice import BAG, Die
 from minodice.rules import Rules
 

@@ -13,7 +13,7 @@ from minodice.bots.greedy import GreedyBot, die_strength
 from minodice.dice import Die, Face
 from minodice.game import Game
 from minodice.rules import Rules, lead_colour, legal_dice
-from minodice.runner import Fault, Match
+from minodice.bots.runner import Fault, Match
 from minodice.view import RollView, TrickView, View
 
 

@@ -18,7 +18,7 @@ from minodice.bots import make_bot
 from minodice.bots.base import Bot
 from minodice.bots.external import ExternalBot
 from minodice.game import Game
-from minodice.runner import Fault, Match
+from minodice.bots.runner import Fault, Match
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMPLE = ROOT / "examples" / "simple_bot.py"

@@ -12,7 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from minodice.bots.greedy import SAMPLES, die_strength
-from minodice.companion.odds import (
+from minodice.analysis.odds import (
     MAX_OPPONENTS,
     MIN_OPPONENTS,
     bid_odds,
@@ -20,7 +20,7 @@ from minodice.companion.odds import (
     simulate_hands,
     win_chances,
 )
-from minodice.companion.odds_cli import parse_opponents, register
+from minodice.cli.odds import parse_opponents, register
 from minodice.dice import BAG, BAG_COUNTS, Die, Face, hands_for
 from minodice.rules import Rules, trick_winner
 from minodice.sim import kernel as K

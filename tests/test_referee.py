@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from minodice.cli import app
-from minodice.companion.referee import parse_held, parse_roll, referee
+from minodice.table.referee import parse_held, parse_roll, referee
 from minodice.dice import Die, Face
 from minodice.rules import Rules
 

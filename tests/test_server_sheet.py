@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from minodice import record
-from minodice.companion.sheet import FORMAT
+from minodice.table.sheet import FORMAT
 from minodice.rules import Rules, hand_score
 from test_server_common import server_fixtures
 from test_sheet_record import _played, _sheet_and_tricks

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
-from minodice.companion.sheet import Entry, ScoreSheet, SheetError
-from minodice.companion.sheet_cli import load_sheet, register, run_sheet, save_sheet
+from minodice.table.sheet import Entry, ScoreSheet, SheetError
+from minodice.cli.sheet import load_sheet, register, run_sheet, save_sheet
 from minodice.dice import HANDS_BY_SEATS
 from minodice.rules import Rules, hand_score
 
@@ -497,7 +497,7 @@ def test_save_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     def crash(*_: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("minodice.companion.sheet_cli.os.replace", crash)
+    monkeypatch.setattr("minodice.cli.sheet.os.replace", crash)
     with pytest.raises(OSError, match="disk full"):
         save_sheet(sheet_at(4), path)
     assert path.read_text() == before

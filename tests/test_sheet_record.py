@@ -7,8 +7,8 @@ import pytest
 from minodice import record as records
 from minodice import rules as R
 from minodice.bots.greedy import GreedyBot
-from minodice.companion.sheet import Entry, ScoreSheet, SheetError
-from minodice.companion.sheet_record import record_from_sheet
+from minodice.table.sheet import Entry, ScoreSheet, SheetError
+from minodice.table.sheet_record import record_from_sheet
 from minodice.dice import Die, Face
 from minodice.game import Bid, Game, Phase, Roll
 from minodice.rules import Rules

@@ -30,7 +30,7 @@ from minodice.tournament import (
     schedule,
     summarize,
 )
-from minodice.tournament.cli import register
+from minodice.cli.tournament import register
 from minodice.tournament.config import Entrant
 from minodice.tournament.play import hand_outcomes
 from minodice.tournament.report import TIMING_FIELDS, to_json

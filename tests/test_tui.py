@@ -428,7 +428,7 @@ def test_hint_advises_the_bid_and_the_roll_without_changing_the_game() -> None:
 
 
 def test_hint_is_the_same_advice_as_the_advise_command() -> None:
-    from minodice.companion.advisor import advise
+    from minodice.analysis.advisor import advise
 
     game = Game(4, seed=5)
     view = game.observe(2)

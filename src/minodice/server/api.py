@@ -14,8 +14,8 @@ from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from .. import record as records
+from ..analysis.advisor import advise
 from ..bots import BUILTIN
-from ..companion.advisor import advise
 from ..dice import MAX_SEATS, MIN_SEATS
 from ..rules import RULE_OPTIONS, places
 from . import protocol as P

@@ -2,7 +2,7 @@
 
 The server keeps no state here: the page sends the whole sheet every time and
 `ScoreSheet.from_dict` checks it again, so scoring and validation live only in
-`minodice.companion.sheet` and `minodice.companion.referee`.
+`minodice.table.sheet` and `minodice.table.referee`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from pydantic import Field
 
-from ..companion.referee import Verdict, parse_held, parse_roll, referee
-from ..companion.sheet import FORMAT, ScoreSheet, SheetError
-from ..companion.sheet_record import record_from_sheet
 from ..dice import Die
 from ..rules import Rules, lead_colour
+from ..table.referee import Verdict, parse_held, parse_roll, referee
+from ..table.sheet import FORMAT, ScoreSheet, SheetError
+from ..table.sheet_record import record_from_sheet
 from .protocol import Strict
 from .tables import Refused
 

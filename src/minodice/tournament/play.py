@@ -20,10 +20,10 @@ from typing import Any
 from .. import record as records
 from ..bots import Bot, bot_seed, make_bot
 from ..bots.external import ExternalBot
+from ..bots.runner import Match
 from ..dice import Die
 from ..game import Game
 from ..rules import hand_score
-from ..runner import Match
 from ..view import View
 from .config import TournamentConfig
 from .duplicate import DuplicateChance

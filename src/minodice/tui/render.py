@@ -393,8 +393,8 @@ class Screen:
     def hint(self, view: View) -> None:
         """Advice for the decision in `view`: the bid advisor while bidding, montecarlo's die values while rolling."""
         if view.bidding:
-            from ..companion.advisor import advise
-            from ..companion.cli import advice_table
+            from ..analysis.advisor import advise
+            from .advice import advice_table
 
             position = (view.seat - view.start) % view.seats  # type: ignore[operator]
             advice = advise(view.dice, view.seats, position=position, rules=view.rules, seed=view.hand)

@@ -25,11 +25,11 @@ from rich.markup import escape
 
 from .. import record as records
 from ..bots import BUILTIN, Bot, bot_seed, make_bot
+from ..bots.runner import Fault, Match
 from ..dice import MAX_SEATS, MIN_SEATS, Die
 from ..errors import IllegalAction
 from ..game import Bid, Game, Phase, Roll
 from ..rules import Rules
-from ..runner import Fault, Match
 from . import prompts
 from .render import Screen
 

@@ -11,8 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from . import __version__
-from . import record as records
+from .. import __version__
+from .. import record as records
 
 app = typer.Typer(
     help="Mino Dice: play in the terminal, check and replay game records.",
@@ -98,8 +98,8 @@ def play(
     ] = 10.0,
 ) -> None:
     """Play a game in the terminal against bots."""
-    from .rules import Rules
-    from .tui.session import PlaySettings, run
+    from ..rules import Rules
+    from ..tui.session import PlaySettings, run
 
     settings = PlaySettings(
         bots=list(bot) if bot else ["greedy", "greedy", "greedy"],
@@ -189,8 +189,8 @@ def explain(
     seed: Annotated[int, typer.Option("--seed", help="The explaining bot's seed.")] = 0,
 ) -> None:
     """Show a search bot's decision: the expected score of every bid or die it could choose."""
-    from .bots import BotSpecError
-    from .bots.explain import explain_command
+    from ..bots import BotSpecError
+    from ..bots.explain import explain_command
 
     rec = None
     if record_file is not None:
@@ -212,7 +212,7 @@ def explain(
 @app.command()
 def bots() -> None:
     """List the built-in bots (use their names with --bot)."""
-    from .bots import BUILTIN
+    from ..bots import BUILTIN
 
     table = Table(title="Bots", show_header=True)
     table.add_column("spec")
@@ -260,7 +260,7 @@ def serve(
     workers: Annotated[int, typer.Option(help="Threads the bots think in.", min=1)] = 4,
 ) -> None:
     """Play in the browser: start the web server (lobby, tables, bots; games saved to --db)."""
-    from .server.serve import run
+    from ..server.serve import run
 
     run(host=host, port=port, db=db, turn_timeout=turn_timeout, bot_delay=bot_delay,
         idle_minutes=idle_minutes, workers=workers)
@@ -268,10 +268,10 @@ def serve(
 
 def _register_subcommands() -> None:
     """Commands that live with their packages (tournaments, bot-check, the companion tools)."""
-    from .companion.cli import register as register_companion
-    from .companion.odds_cli import register as register_odds
-    from .companion.sheet_cli import register as register_sheet
-    from .tournament.cli import register as register_tournament
+    from .odds import register as register_odds
+    from .sheet import register as register_sheet
+    from .table import register as register_companion
+    from .tournament import register as register_tournament
 
     register_tournament(app)
     register_companion(app)

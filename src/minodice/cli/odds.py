@@ -16,9 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..dice import BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die
-from ..rules import RuleError, Rules
-from .odds import (
+from ..analysis.odds import (
     MAX_OPPONENTS,
     MIN_OPPONENTS,
     BidOdds,
@@ -29,6 +27,8 @@ from .odds import (
     simulate_hands,
     win_chances,
 )
+from ..dice import BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die
+from ..rules import RuleError, Rules
 
 __all__ = ["MIN_SAMPLES", "odds", "parse_opponents", "register"]
 

@@ -7,13 +7,13 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
+from ..analysis.advisor import OPPONENT_POLICIES, advise, parse_dice
 from ..rules import RuleError, Rules
-from .advisor import OPPONENT_POLICIES, Advice, advise, parse_dice
-from .referee import parse_held, parse_roll, referee
+from ..table.referee import parse_held, parse_roll, referee
+from ..tui.advice import advice_table
 
-__all__ = ["advice_table", "register"]
+__all__ = ["register"]
 
 
 def _rules(scoring: str, all_specials: str, all_flags: str) -> Rules:
@@ -21,28 +21,6 @@ def _rules(scoring: str, all_specials: str, all_flags: str) -> Rules:
         return Rules(scoring=scoring, all_specials=all_specials, all_flags=all_flags)
     except RuleError as e:
         raise typer.BadParameter(str(e)) from None
-
-
-def advice_table(advice: Advice) -> Table:
-    """A rich table: one row per bid with its expected score (± 95 %) and P(tricks = t)."""
-    n = len(advice.dice)
-    table = Table(title=f"{', '.join(d.value for d in advice.dice)} — {advice.players} players, "
-                        f"you roll {_ordinal(advice.position)} in the first trick, opponents {advice.opponents}")
-    table.add_column("bid", justify="right")
-    table.add_column("expected score", justify="right")
-    table.add_column("made", justify="right")
-    for t in range(n + 1):
-        table.add_column(f"P({t})", justify="right")
-    best = advice.best
-    for e in advice.bids:
-        style = "bold green" if e.bid == best else None
-        table.add_row(str(e.bid), f"{e.expected:+.1f} ± {e.half_width:.1f}", f"{e.made:.0%}",
-                      *(f"{p:.1%}" if p else "·" for p in e.tricks), style=style)
-    return table
-
-
-def _ordinal(i: int) -> str:
-    return ["first", "second", "third", "fourth", "fifth", "sixth"][i]
 
 
 def register(app: typer.Typer) -> None:

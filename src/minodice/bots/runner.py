@@ -18,8 +18,8 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .bots.base import Bot, BotFault
-from .game import Bid, Game, Phase, Roll
+from ..game import Bid, Game, Phase, Roll
+from .base import Bot, BotFault
 
 
 @dataclass(frozen=True)

@@ -113,10 +113,10 @@ def tournament(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from .config import TournamentConfig, TournamentError, entrants_from_specs
-    from .report import plot as draw_plot
-    from .report import render, to_json
-    from .run import prepare_records_dir, run_tournament
+    from ..tournament.config import TournamentConfig, TournamentError, entrants_from_specs
+    from ..tournament.report import plot as draw_plot
+    from ..tournament.report import render, to_json
+    from ..tournament.run import prepare_records_dir, run_tournament
 
     def fail(message: str) -> NoReturn:
         _usage("tournament", message)
@@ -222,7 +222,7 @@ def bot_check(
     Plays a few games (3 to 6 seats, several rule options, awkward positions) with
     one process, against the built-in bots. Exit status: 0 PASS, 1 FAIL, 2 usage error.
     """
-    from ..botcheck import BotCheckError, check_bot, render, to_json
+    from ..tournament.botcheck import BotCheckError, check_bot, render, to_json
 
     try:
         report = check_bot(spec, games=games, timeout=timeout, seed=seed)
@@ -241,7 +241,7 @@ def register(app: typer.Typer) -> None:
     app.command("bot-check")(bot_check)
 
 
-if __name__ == "__main__":  # pragma: no cover - `python -m minodice.tournament.cli`
+if __name__ == "__main__":  # pragma: no cover - `python -m minodice.cli.tournament`
     _app = typer.Typer(add_completion=False)
     register(_app)
     _app(sys.argv[1:])

@@ -30,15 +30,15 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from .bots import Bot, bot_seed, make_bot
-from .bots.external import ExternalBot
-from .dice import BAG, Die, Face
-from .game import Game
-from .rules import Rules, places
-from .runner import Fault, Match
-from .tournament.config import TournamentError, check_spec
-from .tournament.play import TimedBot
-from .view import View
+from ..bots import Bot, bot_seed, make_bot
+from ..bots.external import ExternalBot
+from ..bots.runner import Fault, Match
+from ..dice import BAG, Die, Face
+from ..game import Game
+from ..rules import Rules, places
+from ..view import View
+from .config import TournamentError, check_spec
+from .play import TimedBot
 
 __all__ = ["PLAN", "BotCheckError", "CheckGame", "CheckReport", "FaultEntry", "check_bot", "render", "to_json"]
 

@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..rules import RULE_OPTIONS
-from .sheet import GRIFFIN_BONUS, MERMAID_BONUS, Entry, ScoreSheet, SheetError, check_count
+from ..table.sheet import GRIFFIN_BONUS, MERMAID_BONUS, Entry, ScoreSheet, SheetError, check_count
 
 __all__ = ["load_sheet", "register", "render_sheet", "run_sheet", "save_sheet", "sheet"]
 

@@ -1,0 +1,5 @@
+"""`python -m minodice.cli`: the `minodice` command."""
+
+from . import app
+
+app()

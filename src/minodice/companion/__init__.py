@@ -1,1 +1,0 @@
-"""At the table: tools for people playing Mino Dice with real dice (advisor, referee, score sheet, odds)."""
