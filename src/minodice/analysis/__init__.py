@@ -1,0 +1,1 @@
+"""Analysis of positions and dice: die strength, exact odds, the bid advisor (below bots, above the engine)."""
