@@ -51,11 +51,23 @@ ILLEGAL_ACTIONS: dict[str, str] = {
     "bad_action": "that is not a Mino Dice action",
 }
 
+# --- server errors (the web server's HTTP and websocket refusals) -- BEGIN server group
+#: The server's own refusals (lobby API and websocket protocol), beside the engine's.
+SERVER_ERRORS: dict[str, str] = {}
+# --- END server group
+
+# --- score sheet and referee refusals -- BEGIN sheet group
+#: Why the score sheet refuses a hand or a file, and why the referee refuses a trick.
+SHEET_REFUSALS: dict[str, str] = {}
+# --- END sheet group
+
 #: Every group of codes, by name (layers above add theirs here, never elsewhere).
 GROUPS: dict[str, dict[str, str]] = {
     "trick_reason": TRICK_REASONS,
     "bonus_reason": BONUS_REASONS,
     "illegal_action": ILLEGAL_ACTIONS,
+    "server_error": SERVER_ERRORS,
+    "sheet_refusal": SHEET_REFUSALS,
 }
 
 #: Every code and its English template.
