@@ -1,0 +1,72 @@
+"""`minodice explain` and `minodice bots`: a search bot's reasons, and the list of built-in bots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .. import record as records
+
+__all__ = ["bots", "explain", "register"]
+
+
+def explain(
+    bot: Annotated[str, typer.Option("--bot", "-b", help="The bot whose decision to explain: montecarlo or ismcts (with options).")] = "montecarlo",
+    record_file: Annotated[
+        Path | None, typer.Option("--record", "-r", help="Take the position from this host record.")
+    ] = None,
+    seats: Annotated[int, typer.Option(help="Seats of a fresh game (without --record).", min=3, max=6)] = 4,
+    game_seed: Annotated[int, typer.Option("--game-seed", help="Seed of the fresh game.")] = 0,
+    play_bots: Annotated[
+        str, typer.Option("--bots", help="Bot that plays every seat of the fresh game up to the position.")
+    ] = "greedy",
+    hand: Annotated[int, typer.Option(help="Hand (1-based).", min=1)] = 1,
+    trick: Annotated[
+        int | None, typer.Option(help="Trick (1-based) for a roll decision; omit for the bid.", min=1)
+    ] = None,
+    roll: Annotated[int, typer.Option(help="Which roll of the trick (1 = the leader's).", min=1)] = 1,
+    seat: Annotated[int | None, typer.Option(help="The seat deciding a bid (default 0).", min=0)] = None,
+    seed: Annotated[int, typer.Option("--seed", help="The explaining bot's seed.")] = 0,
+) -> None:
+    """Show a search bot's decision: the expected score of every bid or die it could choose."""
+    from ..bots import BotSpecError
+    from ..bots.explain import explain_command
+
+    rec = None
+    if record_file is not None:
+        try:
+            rec = records.load(record_file)
+        except records.RecordError as exc:
+            typer.echo(f"{record_file}: {exc}", err=True)
+            raise typer.Exit(2) from None
+    try:
+        explain_command(
+            record=rec, seats=seats, game_seed=game_seed, hand=hand, trick=trick, roll=roll,
+            seat=seat, spec=bot, seed=seed, bots=play_bots,
+        )
+    except (ValueError, BotSpecError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def bots() -> None:
+    """List the built-in bots (use their names with --bot)."""
+    from ..bots import BUILTIN
+
+    table = Table(title="Bots", show_header=True)
+    table.add_column("spec")
+    table.add_column("plays")
+    for name, (_factory, blurb) in BUILTIN.items():
+        table.add_row(name, blurb)
+    table.add_row("cmd:PROGRAM ARGS", "an external program speaking minodice-bot/1 (see examples/README.md)")
+    Console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `explain` and `bots` to the command-line app."""
+    app.command()(explain)
+    app.command()(bots)

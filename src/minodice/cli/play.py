@@ -1,0 +1,67 @@
+"""`minodice play`: a game in the terminal against bots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..bots import BUILTIN
+from .options import DEFAULTS, AllFlags, AllSpecials, HandStart, Scoring, help_for, rules_from
+
+__all__ = ["play", "register"]
+
+
+def play(
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot",
+            "-b",
+            help=f"A bot for one other seat (repeat: 2 to 5 times). Built-in: {', '.join(BUILTIN)}; "
+            "or cmd:PROGRAM for an external bot (see `minodice bots`). Default: three greedy.",
+        ),
+    ] = None,
+    name: Annotated[str, typer.Option("--name", "-n", help="Your name at the table.")] = "You",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed for dice and bots: same seed, same game.")
+    ] = None,
+    seat: Annotated[
+        int, typer.Option("--seat", help="Your seat (0 = start player of hand 1).", min=0, max=5)
+    ] = 0,
+    scoring: Annotated[Scoring, typer.Option(help=help_for("scoring"))] = DEFAULTS["scoring"],  # type: ignore[valid-type]
+    all_specials: Annotated[
+        AllSpecials, typer.Option(help=help_for("all_specials"))  # type: ignore[valid-type]
+    ] = DEFAULTS["all_specials"],
+    all_flags: Annotated[AllFlags, typer.Option(help=help_for("all_flags"))] = DEFAULTS["all_flags"],  # type: ignore[valid-type]
+    hand_start: Annotated[HandStart, typer.Option(help=help_for("hand_start"))] = DEFAULTS["hand_start"],  # type: ignore[valid-type]
+    save: Annotated[
+        Path | None, typer.Option("--save", help="Save the game record here after every move.")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Resume a game saved with --save.")
+    ] = None,
+    timeout: Annotated[
+        float, typer.Option(help="Seconds an external bot has per decision.", min=0.1)
+    ] = 10.0,
+) -> None:
+    """Play a game in the terminal against bots."""
+    from ..tui.session import PlaySettings, run
+
+    settings = PlaySettings(
+        bots=list(bot) if bot else ["greedy", "greedy", "greedy"],
+        name=name,
+        seed=seed,
+        seat=seat,
+        rules=rules_from(scoring, all_specials, all_flags, hand_start),
+        save=save,
+        resume=resume,
+        timeout=timeout,
+    )
+    raise typer.Exit(run(settings))
+
+
+def register(app: typer.Typer) -> None:
+    """Add `play` to the command-line app."""
+    app.command()(play)

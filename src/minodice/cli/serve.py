@@ -1,0 +1,36 @@
+"""`minodice serve`: the web server for browser play."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+__all__ = ["register", "serve"]
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: let others on the network in).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    db: Annotated[
+        str, typer.Option(help="Database URL: sqlite:///FILE or postgresql+psycopg://USER@HOST/DB.")
+    ] = "sqlite:///minodice.db",
+    turn_timeout: Annotated[
+        float, typer.Option(help="Seconds before a bot plays for a player who is gone.", min=0)
+    ] = 60.0,
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before each move.", min=0)] = 0.8,
+    idle_minutes: Annotated[
+        float, typer.Option(help="Minutes before a table nobody watches expires.", min=0)
+    ] = 120.0,
+    workers: Annotated[int, typer.Option(help="Threads the bots think in.", min=1)] = 4,
+) -> None:
+    """Play in the browser: start the web server (lobby, tables, bots; games saved to --db)."""
+    from ..server.serve import run
+
+    run(host=host, port=port, db=db, turn_timeout=turn_timeout, bot_delay=bot_delay,
+        idle_minutes=idle_minutes, workers=workers)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `serve` to the command-line app."""
+    app.command()(serve)
