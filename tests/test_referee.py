@@ -7,10 +7,12 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from minodice import rules as R
 from minodice.cli import app
-from minodice.table.referee import parse_held, parse_roll, referee
+from minodice.codes import SHEET_REFUSALS
 from minodice.dice import Die, Face
-from minodice.rules import Rules
+from minodice.rules import Reason, Rules
+from minodice.table.referee import Foul, RefereeError, parse_held, parse_roll, referee
 
 
 def judge(*rolls: str, rules: Rules | None = None, **kw):
@@ -52,6 +54,36 @@ def test_explanations_say_why() -> None:
     assert "+50" in judge("minotaur", "mermaid", "gray:1").summary()
 
 
+@pytest.mark.parametrize(
+    "rolls",
+    [("griffin", "minotaur"), ("red:6", "red:6", "gray:1"), ("gray:flag", "gray:flag", "gray:flag"),
+     ("minotaur", "mermaid", "gray:1"), ("griffin", "minotaur", "griffin", "yellow:3"), ("minotaur", "griffin", "mermaid"),
+     ("red:6", "griffin", "gray:flag")],
+)
+def test_reasons_are_the_rules_own_values(rolls: tuple[str, ...]) -> None:
+    parsed = [parse_roll(r) for r in rolls]
+    faces = [f for _, f in parsed]
+    v = referee(parsed)
+    assert v.why == R.trick_reason(faces, Rules()) and v.bonus_why == R.bonus_reason(faces, v.winner)
+    assert v.winner == R.trick_winner(faces, Rules()) and v.bonus == R.trick_bonus(faces, v.winner)
+    assert f": {v.why.text()}." in v.summary()
+    if v.bonus_why is not None:
+        assert f"Bonus: {v.bonus_why.text()}." in v.summary()
+
+
+def test_the_reasons_codes_and_params() -> None:
+    v = judge("red:6", "red:6", "gray:1")
+    assert v.why.to_dict() == {"code": "highest_number", "params": {"face": "6", "tie": True}}
+    v = judge("griffin", "minotaur", "griffin", "yellow:3")
+    assert v.why.to_dict() == {"code": "special_beats_special", "params": {"face": "minotaur", "beaten": "griffin",
+                                                                          "tie": False}}
+    assert v.bonus_why is not None
+    assert v.bonus_why.to_dict() == {"code": "minotaur_took_griffins", "params": {"points": 60, "griffins": 2}}
+    assert judge("minotaur", "mermaid", "red:7").bonus_why == Reason("mermaid_took_minotaur", {"points": 50})
+    assert judge("red:7", "griffin").bonus_why is None
+    assert judge("gray:flag", "gray:flag").why == Reason("only_flags", {"which": "first"})
+
+
 def test_lead_colour_comes_from_the_first_number_die_whatever_it_shows() -> None:
     assert judge("griffin", "gray:flag", "red:5").lead is Die("gray")
     assert judge("griffin", "mermaid", "minotaur").lead is None
@@ -60,8 +92,16 @@ def test_lead_colour_comes_from_the_first_number_die_whatever_it_shows() -> None
 def test_colour_rule_fouls_are_flagged_only_when_the_held_dice_are_known() -> None:
     v = judge("red:6", "yellow:5", "griffin", names=["Ana", "Ben", "Cy"],
               held={1: parse_held("yellow,red"), 2: parse_held("griffin,red")})
-    assert len(v.fouls) == 1 and "Ben rolled yellow while holding red" in v.fouls[0]
-    assert "Foul" in v.summary()
+    assert v.fouls == (Foul(1, Reason("must_follow", {"colour": Die.RED, "die": Die.YELLOW})),)
+    assert v.fouls[0].reason == R.follow_foul([Die.YELLOW, Die.RED], Die.RED, Die.YELLOW)
+    assert v.fouls[0].to_dict() == {"roll": 1, "die": "yellow", "lead": "red",
+                                    "reason": {"code": "must_follow", "params": {"colour": "red", "die": "yellow"}}}
+    assert ("Foul by Ben (yellow rolled): you must roll red or a special die: you hold red and red was led."
+            in v.summary())
+    # Every roll's foul in one ruling, in rolling order, each judged by the lead before it.
+    v = judge("griffin", "purple:2", "yellow:5", "red:7",
+              held={3: parse_held("red,purple"), 2: parse_held("yellow,purple"), 1: parse_held("purple,red")})
+    assert [(f.roll, f.lead, f.die) for f in v.fouls] == [(2, Die.PURPLE, Die.YELLOW), (3, Die.PURPLE, Die.RED)]
     # Holding no die of the lead colour, any die may be rolled; a special die always may.
     assert not judge("red:6", "yellow:5", held={1: parse_held("yellow,purple")}).fouls
     assert not judge("red:6", "mermaid", held={1: parse_held("mermaid,red")}).fouls
@@ -69,22 +109,46 @@ def test_colour_rule_fouls_are_flagged_only_when_the_held_dice_are_known() -> No
     assert not judge("griffin", "yellow:5", held={1: parse_held("yellow,red")}).fouls
 
 
-def test_impossible_input_is_refused_in_words() -> None:
-    with pytest.raises(ValueError, match="no face '3'"):
-        parse_roll("red:3")
-    with pytest.raises(ValueError, match="not a die"):
-        parse_roll("blue:3")
-    with pytest.raises(ValueError, match="say which face"):
-        parse_roll("red")
-    with pytest.raises(ValueError, match="one roll per player"):
-        judge("red:6")
-    with pytest.raises(ValueError, match="one roll per player"):
-        judge(*["red:6"] * 7)
-    with pytest.raises(ValueError, match="said to hold only"):
-        judge("red:6", "yellow:5", held={1: parse_held("red")})
-    with pytest.raises(ValueError, match="2 names for 3 rolls"):
-        judge("red:6", "yellow:5", "gray:1", names=["a", "b"])
+DICE = ["minotaur", "griffin", "mermaid", "red", "yellow", "purple", "gray"]
+
+#: (what the referee is given, its English words, code, params) of each refusal.
+REFEREE_REFUSALS = [
+    (lambda: parse_roll("red:3"), "^'red:3': a red die has no face '3' \\(its faces: 5, 6 and 7\\)$", "no_such_face",
+     {"text": "red:3", "die": "red", "face": "3", "faces": ["5", "6", "7"]}),
+    (lambda: parse_roll("blue:3"), "^'blue' is not a die \\(the dice are minotaur, griffin, mermaid, red, yellow, "
+     "purple and gray\\)$", "not_a_die", {"name": "blue", "dice": DICE}),
+    (lambda: parse_held("red, pink"), "^'pink' is not a die", "not_a_die", {"name": "pink", "dice": DICE}),
+    (lambda: parse_roll("red"), "^'red': say which face the red die showed, e.g. red:7$", "face_needed",
+     {"text": "red", "die": "red", "example": "red:7"}),
+    (lambda: judge("red:6"), "one roll per player.*got 1$", "roll_count", {"count": 1}),
+    (lambda: judge(*["red:6"] * 7), "one roll per player.*got 7$", "roll_count", {"count": 7}),
+    (lambda: judge("red:6", "yellow:5", held={1: parse_held("red")}),
+     "^roll 2 rolled a yellow die but was said to hold only red$", "held_without_die",
+     {"name": "roll 2", "die": "yellow", "held": ["red"]}),
+    (lambda: judge("red:6", "yellow:5", held={4: parse_held("red")}),
+     "^held dice given for roll 5, but the trick has 2 rolls$", "held_roll_unknown", {"roll": 5, "rolls": 2}),
+    (lambda: judge("red:6", "yellow:5", "gray:1", names=["a", "b"]),
+     "^2 names for 3 rolls: give one name per roll$", "name_count", {"given": 2, "rolls": 3}),
+]
+#: Referee codes checked over HTTP only (`sheet_api` raises them): tests/test_server_sheet.py.
+HTTP_ONLY = {"roller_needs_name", "held_by_number", "bad_rule_value"}
+
+
+@pytest.mark.parametrize(("call", "message", "code", "params"), REFEREE_REFUSALS)
+def test_impossible_input_is_refused_with_a_code(call, message: str, code: str, params: dict) -> None:
+    with pytest.raises(RefereeError, match=message) as error:
+        call()
+    exc = error.value
+    assert isinstance(exc, ValueError) and code in SHEET_REFUSALS
+    assert (exc.code, exc.params) == (code, params)
+    assert exc.to_dict() == {"code": code, "message": str(exc), "params": params}
+    assert json.loads(json.dumps(exc.to_dict())) == exc.to_dict()
+
+
+def test_parse_roll() -> None:
     assert parse_roll("minotaur") == (Die("minotaur"), Face.MINOTAUR)
+    assert parse_roll(" Gray:FLAG ") == (Die.GRAY, Face.FLAG)
+    assert parse_held("red, griffin") == [Die.RED, Die.GRIFFIN]
 
 
 def test_trick_command() -> None:
@@ -94,9 +158,12 @@ def test_trick_command() -> None:
     out = runner.invoke(app, ["trick", "red:6", "yellow:5", "--held", "2:yellow,red", "--json"])
     assert out.exit_code == 0
     data = json.loads(out.output)
-    assert data["winner"] == 0 and data["fouls"] and data["lead"] == "red"
+    assert data["winner"] == 0 and data["lead"] == "red"
+    assert data["reason"] == {"code": "highest_number", "params": {"face": "6", "tie": False}}
+    assert data["fouls"] == [{"roll": 1, "die": "yellow", "lead": "red",
+                              "reason": {"code": "must_follow", "params": {"colour": "red", "die": "yellow"}}}]
     out = runner.invoke(app, ["trick", "red:6", "yellow:5", "--held", "2:yellow,red"])
-    assert out.exit_code == 2 and "Foul" in out.output  # a foul is worth a non-zero exit for scripts
+    assert out.exit_code == 2 and "Foul by roll 2" in out.output  # a foul is worth a non-zero exit for scripts
     out = runner.invoke(app, ["trick", "red:3", "griffin"])
     assert out.exit_code != 0 and "no face" in out.output
     out = runner.invoke(app, ["trick", "red:6", "griffin", "--held", "x:red"])

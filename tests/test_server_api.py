@@ -19,6 +19,15 @@ def test_options_and_docs(http: httpx.Client) -> None:
     assert opts["seats"] == {"min": 3, "max": 6}
     assert {b["name"] for b in opts["bots"]} >= {"random", "greedy"}
     assert "scoring" in opts["rules"]
+    # the dice table, in table order, exactly as minodice.dice has it (the web pages draw from it)
+    from minodice.dice import BAG_COUNTS, Die, Face
+
+    assert opts["dice"] == [
+        {"die": d.value, "faces": [f.value for f in d.faces], "special": d.special, "bag": BAG_COUNTS[d]}
+        for d in Die
+    ]
+    assert opts["dice"][3] == {"die": "red", "faces": ["5", "5", "6", "6", "7", "7"], "special": False, "bag": 7}
+    assert opts["faces"] == [f.value for f in Face]
     assert http.get("/docs").status_code == 200
     assert "/api/tables" in http.get("/openapi.json").json()["paths"]
 

@@ -52,6 +52,13 @@ ALLOWED = [
     r"^\.view\.tricks\[\d+\]\.rolls\[\d+\]\.(die|face)$",  # rolled in public
     r"^(\.view|\.table)\.rules\.all_specials$",
     r"^\.events\[\d+\]\.(die|face)$",  # rolled / trick_won
+    r"^\.events\[\d+\]\.lead$",  # trick_won: the trick's lead colour (rolled in public)
+    r"^\.events\[\d+\]\.reason\.params\.(face|beaten)$",  # trick_won: why (faces rolled in public)
+    r"^\.view\.tricks\[\d+\]\.lead$",  # a finished trick: its lead colour
+    r"^\.view\.tricks\[\d+\]\.reason\.params\.(face|beaten)$",  # a finished trick: why
+    r"^\.view\.trick\.lead$",  # the trick in progress: its lead colour (rolled in public)
+    r"^\.view\.trick\.reason\.params\.(face|beaten)$",  # why the leading roll leads
+    r"^\.view\.refusals\.(?P<held>\w+)\.params\.(colour|die)$",  # own dice only (checked)
     r"^\.events\[\d+\]\.dice\[(?P<seat>\d+)\]\[\d+\]$",  # drawn: own seat only (checked)
 ]
 
@@ -66,10 +73,13 @@ def check_frames(player: Player, truth: dict[str, Any]) -> int:
             assert m is not None, f"seat {own} was sent a die at {path} in {msg['type']}"
             if m.groupdict().get("seat") is not None:
                 assert int(m["seat"]) == own, f"seat {own} was sent seat {m['seat']}'s drawn dice"
+            if m.groupdict().get("held") is not None:
+                assert m["held"] in msg["view"]["dice"], f"seat {own} was sent a refusal of a die it lacks"
         if msg["type"] != "state":
             continue
         view = msg["view"]
         assert view["seat"] == own
+        check_trick_fields(view, msg["events"])
         # bids: hidden until all are in; a seat's own bid only in its own bid_placed event
         if not all(view["bid_placed"]):
             assert view["bids"] == [None] * view["seats"]
@@ -86,6 +96,33 @@ def check_frames(player: Player, truth: dict[str, Any]) -> int:
         rolled = [r["die"] for t in view["tricks"] for r in t["rolls"] if r["seat"] == own]
         assert Counter(view["dice"]) == Counter(dealt) - Counter(rolled)
     return len(player.received)
+
+
+def check_trick_fields(view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    """The trick state, refusals and reasons a view carries name only what is public or the seat's own."""
+    public_faces = {r["face"] for t in view["tricks"] for r in t["rolls"]}
+    public_dice = {r["die"] for t in view["tricks"] for r in t["rolls"]}
+    trick = view["trick"]
+    if trick is not None:
+        assert trick["lead"] is None or trick["lead"] in public_dice
+        if trick["reason"] is not None:
+            named = {v for k, v in trick["reason"]["params"].items() if k in ("face", "beaten")}
+            assert named <= public_faces, (named, public_faces)
+    for t in view["tricks"]:
+        if t["winner"] is not None:
+            assert t["lead"] is None or t["lead"] in {r["die"] for r in t["rolls"]}
+            named = {v for k, v in t["reason"]["params"].items() if k in ("face", "beaten")}
+            assert named <= {r["face"] for r in t["rolls"]}
+    # refusals: only the seat's own dice, only on its own turn to roll
+    refusals = view["refusals"]
+    assert set(refusals) <= set(view["dice"]), (refusals, view["dice"])
+    if refusals:
+        assert view["seat"] is not None and "legal" in view
+        for die, why in refusals.items():
+            assert why["params"]["die"] == die and why["params"]["colour"] == trick["lead"]
+    for e in events:
+        if e["type"] == "trick_won":
+            assert e["reason"]["code"] and set(e["reason"]["params"]) <= {"face", "beaten", "tie", "which"}
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import io
 import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -15,10 +16,11 @@ from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
-from minodice.table.sheet import Entry, ScoreSheet, SheetError
 from minodice.cli.sheet import load_sheet, register, run_sheet, save_sheet
+from minodice.codes import GROUPS, SHEET_REFUSALS, render
 from minodice.dice import HANDS_BY_SEATS
 from minodice.rules import Rules, hand_score
+from minodice.table.sheet import Entry, ScoreSheet, SheetError
 
 PLAYERS = ["Ana", "Ben", "Cy"]
 
@@ -101,74 +103,138 @@ def test_hands_per_player_count_and_end_of_game() -> None:
 # --- refusals ---------------------------------------------------------------------------------
 
 
-REFUSALS: list[tuple[str, Callable[[], ScoreSheet], object, str]] = [
-    ("tricks short", lambda: sheet_at(3), [Entry(1, 1), Entry(1, 1), Entry(0, 0)], "tricks add up to 2"),
-    ("tricks over", lambda: sheet_at(3), [Entry(1, 2), Entry(1, 1), Entry(0, 1)], "tricks add up to 4"),
-    ("bid too high", lambda: sheet_at(3), [Entry(4, 3), Entry(0, 0), Entry(0, 0)], "Ana's bid cannot be 4"),
-    ("bid negative", lambda: sheet_at(3), [Entry(1, 3), Entry(-1, 0), Entry(0, 0)], "Ben's bid cannot be -1"),
-    ("won too high", lambda: sheet_at(2), [Entry(0, 0), Entry(0, 0), Entry(2, 3)], "Cy's tricks won cannot be 3"),
-    ("won negative", lambda: sheet_at(3), [Entry(0, 3), Entry(0, -1), Entry(0, 1)], "Ben's tricks won cannot be -1"),
-    ("bid not a number", lambda: sheet_at(2), [Entry("2", 2), Entry(0, 0), Entry(0, 0)], "Ana's bid must be a whole"),
-    ("bid a bool", lambda: sheet_at(2), [Entry(True, 2), Entry(0, 0), Entry(0, 0)], "Ana's bid must be a whole"),
+#: (id, sheet, entries, the English words (unchanged in meaning), code, params) of each refusal of a hand.
+REFUSALS: list[tuple[str, Callable[[], ScoreSheet], object, str, str, dict[str, Any]]] = [
+    ("tricks short", lambda: sheet_at(3), [Entry(1, 1), Entry(1, 1), Entry(0, 0)],
+     "the tricks add up to 2 \\(Ana 1, Ben 1, Cy 0\\), but they must add up to 3", "tricks_do_not_add_up",
+     {"won": 2, "each": "Ana 1, Ben 1, Cy 0", "dice": 3}),
+    ("tricks over", lambda: sheet_at(3), [Entry(1, 2), Entry(1, 1), Entry(0, 1)], "tricks add up to 4",
+     "tricks_do_not_add_up", {"won": 4, "each": "Ana 2, Ben 1, Cy 1", "dice": 3}),
+    ("bid too high", lambda: sheet_at(3), [Entry(4, 3), Entry(0, 0), Entry(0, 0)],
+     "Ana's bid cannot be 4: in this hand it goes from 0 to 3", "bid_beyond_dice",
+     {"player": "Ana", "value": 4, "dice": 3}),
+    ("bid negative", lambda: sheet_at(3), [Entry(1, 3), Entry(-1, 0), Entry(0, 0)], "Ben's bid cannot be -1",
+     "bid_beyond_dice", {"player": "Ben", "value": -1, "dice": 3}),
+    ("won too high", lambda: sheet_at(2), [Entry(0, 0), Entry(0, 0), Entry(2, 3)],
+     "Cy's tricks won cannot be 3: in this hand they go from 0 to 2", "won_beyond_dice",
+     {"player": "Cy", "value": 3, "dice": 2}),
+    ("won negative", lambda: sheet_at(3), [Entry(0, 3), Entry(0, -1), Entry(0, 1)], "Ben's tricks won cannot be -1",
+     "won_beyond_dice", {"player": "Ben", "value": -1, "dice": 3}),
+    ("bid not a number", lambda: sheet_at(2), [Entry("2", 2), Entry(0, 0), Entry(0, 0)],
+     "Ana's bid must be a whole number from 0 to 2, not '2'", "bid_not_whole",
+     {"player": "Ana", "value": "'2'", "dice": 2}),
+    ("bid a bool", lambda: sheet_at(2), [Entry(True, 2), Entry(0, 0), Entry(0, 0)], "Ana's bid must be a whole",
+     "bid_not_whole", {"player": "Ana", "value": "True", "dice": 2}),
+    ("won not a number", lambda: sheet_at(2), [Entry(2, 2.0), Entry(0, 0), Entry(0, 0)],
+     "Ana's tricks won must be a whole number from 0 to 2, not 2.0", "won_not_whole",
+     {"player": "Ana", "value": "2.0", "dice": 2}),
     ("bonus on missed bid", lambda: sheet_at(3),
-     [Entry(1, 1), Entry(2, 1, griffins=1), Entry(0, 1)], "Ben has a \\+30, but bid 2 and won 1"),
+     [Entry(1, 1), Entry(2, 1, griffins=1), Entry(0, 1)],
+     "Ben has a \\+30, but bid 2 and won 1: bonuses count only when the bid is made exactly", "bonus_bid_missed",
+     {"player": "Ben", "points": 30, "bid": 2, "won": 1}),
     ("bonus on zero bid", lambda: sheet_at(3),
-     [Entry(1, 1), Entry(0, 2, mermaid=True), Entry(0, 0)], "Ben has a \\+50, but bid zero"),
+     [Entry(1, 1), Entry(0, 2, mermaid=True), Entry(0, 0)], "Ben has a \\+50, but bid zero", "bonus_on_zero_bid",
+     {"player": "Ben", "points": 50}),
     ("bonus without a trick", lambda: sheet_at(3),
-     [Entry(3, 3), Entry(0, 0), Entry(0, 0, mermaid=True)], "Cy has a \\+50, but won no trick"),
+     [Entry(3, 3), Entry(0, 0), Entry(0, 0, mermaid=True)], "Cy has a \\+50, but won no trick",
+     "bonus_without_trick", {"player": "Cy", "points": 50}),
     ("two +50s", lambda: sheet_at(3),
-     [Entry(2, 2, mermaid=True), Entry(1, 1, mermaid=True), Entry(0, 0)], "Ana and Ben both have a \\+50"),
+     [Entry(2, 2, mermaid=True), Entry(1, 1, mermaid=True), Entry(0, 0)],
+     "Ana and Ben both have a \\+50, but there is one minotaur, so one \\+50 a hand at most", "two_mermaid_bonuses",
+     {"players": ["Ana", "Ben"], "points": 50}),
     ("+50 and +30", lambda: sheet_at(3),
-     [Entry(2, 2, mermaid=True), Entry(1, 1, griffins=1), Entry(0, 0)], "cannot both be captured"),
+     [Entry(2, 2, mermaid=True), Entry(1, 1, griffins=1), Entry(0, 0)],
+     "Ana has a \\+50 and Ben a \\+30: the one minotaur die cannot both be captured", "mermaid_and_griffin_bonuses",
+     {"player": "Ana", "players": ["Ben"], "mermaid": 50, "griffin": 30}),
     ("+30s for two players", lambda: sheet_at(3),
-     [Entry(2, 2, griffins=1), Entry(1, 1, griffins=1), Entry(0, 0)], "only one player can have them"),
+     [Entry(2, 2, griffins=1), Entry(1, 1, griffins=1), Entry(0, 0)],
+     "Ana and Ben all have \\+30s, .* only one player can have them", "griffin_bonuses_split",
+     {"players": ["Ana", "Ben"], "points": 30}),
     ("three +30s with three players", lambda: sheet_at(3),
-     [Entry(3, 3, griffins=3), Entry(0, 0), Entry(0, 0)], "at most 2 griffins"),
+     [Entry(3, 3, griffins=3), Entry(0, 0), Entry(0, 0)],
+     "Ana has 3 \\+30 bonuses, but with 3 players a minotaur's trick can hold at most 2 griffins",
+     "too_many_griffin_bonuses", {"player": "Ana", "count": 3, "points": 30, "seats": 3, "most": 2}),
     ("four +30s with four players", lambda: sheet_at(3, ["A", "B", "C", "D"]),
-     [Entry(3, 3, griffins=4), Entry(0, 0), Entry(0, 0), Entry(0, 0)], "at most 3 griffins"),
+     [Entry(3, 3, griffins=4), Entry(0, 0), Entry(0, 0), Entry(0, 0)], "at most 3 griffins",
+     "too_many_griffin_bonuses", {"player": "A", "count": 4, "points": 30, "seats": 4, "most": 3}),
     ("negative +30s", lambda: sheet_at(3),
-     [Entry(3, 3, griffins=-1), Entry(0, 0), Entry(0, 0)], "Ana's number of \\+30 bonuses"),
+     [Entry(3, 3, griffins=-1), Entry(0, 0), Entry(0, 0)],
+     "Ana's number of \\+30 bonuses must be a whole number of 0 or more, not -1", "griffins_not_count",
+     {"player": "Ana", "points": 30, "value": "-1"}),
     ("+50 not a flag", lambda: sheet_at(3),
-     [Entry(3, 3, mermaid=1), Entry(0, 0), Entry(0, 0)], "Ana's \\+50 must be yes or no"),
+     [Entry(3, 3, mermaid=1), Entry(0, 0), Entry(0, 0)], "Ana's \\+50 must be yes or no, not 1", "mermaid_not_yes_no",
+     {"player": "Ana", "points": 50, "value": "1"}),
     ("landlubber bonus", lambda: sheet_at(3, scoring="landlubber"),
-     [Entry(3, 3, mermaid=True), Entry(0, 0), Entry(0, 0)], "landlubber scoring has no bonuses"),
-    ("too many hands", lambda: sheet_at(9), [Entry(9, 9), Entry(0, 0), Entry(0, 0)], "all 8 hands"),
+     [Entry(3, 3, mermaid=True), Entry(0, 0), Entry(0, 0)], "Ana has a bonus, but landlubber scoring has no bonuses",
+     "bonus_under_landlubber", {"player": "Ana"}),
+    ("too many hands", lambda: sheet_at(9), [Entry(9, 9), Entry(0, 0), Entry(0, 0)],
+     "all 8 hands of this game are already entered", "sheet_finished", {"hands": 8}),
     ("too many hands for 6", lambda: sheet_at(7, ["A", "B", "C", "D", "E", "F"]),
-     [Entry(0, 0)] * 5 + [Entry(7, 7)], "all 6 hands"),
-    ("a line short", lambda: sheet_at(2), [Entry(2, 2), Entry(0, 0)], "one line per player"),
+     [Entry(0, 0)] * 5 + [Entry(7, 7)], "all 6 hands", "sheet_finished", {"hands": 6}),
+    ("a line short", lambda: sheet_at(2), [Entry(2, 2), Entry(0, 0)], "one line per player \\(3\\), not 2",
+     "line_count", {"players": 3, "lines": 2}),
     ("unknown player", lambda: sheet_at(2),
-     {"Ana": Entry(2, 2), "Ben": Entry(0, 0), "Dee": Entry(0, 0)}, "Dee is not playing"),
-    ("missing player", lambda: sheet_at(2), {"Ana": Entry(2, 2), "Ben": Entry(0, 0)}, "no line for Cy"),
-    ("not an entry", lambda: sheet_at(2), [Entry(2, 2), (0, 0), Entry(0, 0)], "Ben's line is not"),
+     {"Ana": Entry(2, 2), "Ben": Entry(0, 0), "Dee": Entry(0, 0)}, "Dee is not playing: the players are Ana, Ben and Cy",
+     "player_not_playing", {"name": "Dee", "players": ["Ana", "Ben", "Cy"]}),
+    ("missing player", lambda: sheet_at(2), {"Ana": Entry(2, 2), "Ben": Entry(0, 0)}, "no line for Cy",
+     "no_line_for", {"players": ["Cy"]}),
+    ("not an entry", lambda: sheet_at(2), [Entry(2, 2), (0, 0), Entry(0, 0)], "Ben's line is not",
+     "line_not_entry", {"player": "Ben"}),
 ]
 
 
-@pytest.mark.parametrize(("setup", "entries", "message"), [r[1:] for r in REFUSALS], ids=[r[0] for r in REFUSALS])
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def refusal(error: pytest.ExceptionInfo[SheetError], code: str, params: dict[str, Any] | None) -> None:
+    """The refusal has `code` and (unless None) exactly `params`; its words are the registry's, and JSON-ready."""
+    exc = error.value
+    assert exc.code == code, (exc.code, str(exc))
+    if params is not None:
+        assert exc.params == params
+    assert exc.to_dict() == {"code": code, "message": str(exc), "params": exc.params}
+    assert json.loads(json.dumps(exc.to_dict())) == exc.to_dict()
+    if code in SHEET_REFUSALS and not any(k.startswith("in_") for k in exc.params):
+        english = {k: (_and(v) if isinstance(v, list) else v) for k, v in exc.params.items()}
+        assert str(exc) == render(code, english)
+
+
+@pytest.mark.parametrize(("setup", "entries", "message", "code", "params"), [r[1:] for r in REFUSALS],
+                         ids=[r[0] for r in REFUSALS])
 def test_impossible_hand_is_refused_and_changes_nothing(
-    setup: Callable[[], ScoreSheet], entries: object, message: str
+    setup: Callable[[], ScoreSheet], entries: object, message: str, code: str, params: dict[str, Any]
 ) -> None:
     sheet = setup()
     before = sheet.to_json()
-    with pytest.raises(SheetError, match=message):
+    with pytest.raises(SheetError, match=message) as error:
         sheet.enter(entries)  # type: ignore[arg-type]
+    refusal(error, code, params)
     assert sheet.to_json() == before
 
 
-@pytest.mark.parametrize(
-    ("players", "scoring", "message"),
-    [
-        (["Ana", "Ben"], "standard", "3 to 6 players, not 2"),
-        ([f"P{i}" for i in range(7)], "standard", "3 to 6 players, not 7"),
-        (["Ana", "Ben", "ana"], "standard", "two players are called ana"),
-        (["Ana", "Ben", " "], "standard", "every player needs a name"),
-        (["Ana", "Ben", "C\ny"], "standard", "cannot be shown"),
-        ("AnaBenCy", "standard", "list of names"),
-        (PLAYERS, "pirate", "scoring cannot be 'pirate'"),
-    ],
-)
-def test_bad_table_is_refused(players: object, scoring: str, message: str) -> None:
-    with pytest.raises(SheetError, match=message):
+#: (players, scoring, English words, code, params) of each refusal of a table.
+TABLE_REFUSALS: list[tuple[object, object, str, str, dict[str, Any]]] = [
+    (["Ana", "Ben"], "standard", "Mino Dice is played by 3 to 6 players, not 2", "player_count",
+     {"low": 3, "high": 6, "count": 2}),
+    ([f"P{i}" for i in range(7)], "standard", "3 to 6 players, not 7", "player_count", {"low": 3, "high": 6, "count": 7}),
+    (["Ana", "Ben", "ana"], "standard", "two players are called ana", "same_name", {"name": "ana"}),
+    (["Ana", "Ben", " "], "standard", "every player needs a name, not ' '", "player_needs_name", {"name": "' '"}),
+    (["Ana", "Ben", 3], "standard", "every player needs a name, not 3", "player_needs_name", {"name": "3"}),
+    (["Ana", "Ben", "C\ny"], "standard", "cannot be shown", "name_not_printable", {"name": "'C\\ny'"}),
+    ("AnaBenCy", "standard", "the players must be a list of names", "players_not_list", {}),
+    (PLAYERS, "pirate", "rule scoring cannot be 'pirate': choose one of standard, landlubber", "bad_rule_value",
+     {"rule": "scoring", "value": "pirate", "choices": "standard, landlubber"}),
+    (PLAYERS, 3, "the scoring must be one of standard, landlubber", "scoring_not_text",
+     {"choices": "standard, landlubber"}),
+]
+
+
+@pytest.mark.parametrize(("players", "scoring", "message", "code", "params"), TABLE_REFUSALS)
+def test_bad_table_is_refused(players: object, scoring: object, message: str, code: str, params: dict[str, Any]) -> None:
+    with pytest.raises(SheetError, match=message) as error:
         ScoreSheet(players, scoring)  # type: ignore[arg-type]
+    refusal(error, code, params)
 
 
 def test_replace_and_undo() -> None:
@@ -177,16 +243,22 @@ def test_replace_and_undo() -> None:
     assert sheet.hand_scores(2) == [20, 20, 20]
     assert sheet.totals() == [20 + 20 + 60, 10 + 20 + 30, 10 + 20 + 30]
     before = sheet.to_json()
-    with pytest.raises(SheetError, match="tricks add up to 3"):
+    with pytest.raises(SheetError, match="tricks add up to 3") as error:
         sheet.replace(2, [Entry(1, 1), Entry(1, 1), Entry(0, 1)])
-    for bad in (0, 4, "2"):
-        with pytest.raises(SheetError, match="there is no hand"):
+    refusal(error, "tricks_do_not_add_up", {"won": 3, "each": "Ana 1, Ben 1, Cy 1", "dice": 2})
+    for bad, shown in ((0, "0"), (4, "4"), ("2", "'2'")):
+        with pytest.raises(SheetError, match=f"there is no hand {shown} on the sheet: it has hands 1 to 3") as error:
             sheet.replace(bad, [Entry(0, 0)] * 3)  # type: ignore[arg-type]
+        refusal(error, "no_such_hand", {"hand": shown, "hands": 3})
     assert sheet.to_json() == before
     assert sheet.undo() == 3 and len(sheet.hands) == 2
     sheet.undo(), sheet.undo()
-    with pytest.raises(SheetError, match="no hand to undo"):
+    with pytest.raises(SheetError, match="there is no hand 1 on the sheet: it has no hands yet") as error:
+        sheet.replace(1, [Entry(1, 1), Entry(0, 0), Entry(0, 0)])
+    refusal(error, "no_hand_yet", {"hand": "1", "hands": 0})
+    with pytest.raises(SheetError, match="no hand to undo") as error:
         sheet.undo()
+    refusal(error, "nothing_to_undo", {})
 
 
 # --- files ------------------------------------------------------------------------------------
@@ -209,36 +281,81 @@ def _tampered(change: Callable[[dict], object]) -> str:
     return json.dumps(data)
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("{not json", "not valid JSON"),
-        (b"\xff\xfe{", "not valid JSON"),
-        ("[" * 100_000 + "]" * 100_000, "not valid JSON|score sheet is a JSON object"),
-        ("[]", "a JSON object"),
-        (_tampered(lambda d: d.update(format="other/1")), "not a Mino Dice score sheet"),
-        (_tampered(lambda d: d.update(players="Ana")), "players must be a list"),
-        (_tampered(lambda d: d.update(players=["Ana", "Ben"])), "not 2"),
-        (_tampered(lambda d: d.update(scoring=3)), "scoring must be"),
-        (_tampered(lambda d: d.update(hands={})), "hands must be a list"),
-        (_tampered(lambda d: d["hands"][1][0].update(won=1)), "hand 2: the tricks add up to 1"),
-        (_tampered(lambda d: d["hands"][2][1].update(bid="3")), "hand 3: Ben's bid must be a whole"),
-        (_tampered(lambda d: d["hands"][2][0].update(mermaid=True, bid=2, won=2)), "hand 3: the tricks"),
-        (_tampered(lambda d: d["hands"][2][0].update(mermaid=True)), None),
-        (_tampered(lambda d: d["hands"][0][0].update(cheat=1)), "hand 1: line 1 has unknown fields: cheat"),
-        (_tampered(lambda d: d["hands"][0][0].pop("won")), "hand 1: line 1 needs both"),
-        (_tampered(lambda d: d["hands"][0].pop()), "hand 1: a hand must be a list of 3"),
-        (_tampered(lambda d: d["hands"].__setitem__(0, "x")), "hand 1: a hand must be"),
-        (_tampered(lambda d: d["hands"][0].__setitem__(1, 7)), "hand 1: line 2 must be an object"),
-        (_tampered(lambda d: d["hands"].extend([d["hands"][0]] * 6)), "9 hands, but the game has only 8"),
-    ],
-)
-def test_broken_or_tampered_json_is_refused(text: str | bytes, message: str | None) -> None:
+#: (saved text, English words, code, params) of each refusal of a saved sheet; None words: it loads.
+FILE_REFUSALS: list[tuple[str | bytes, str | None, str | None, dict[str, Any] | None]] = [
+    ("{not json", "the score sheet is not valid JSON \\(", "not_json", None),
+    (b"\xff\xfe{", "not valid JSON", "not_json", None),
+    ("[" * 100_000 + "]" * 100_000, "not valid JSON|score sheet is a JSON object", None, None),
+    ("[]", "a score sheet is a JSON object with players, scoring and hands", "sheet_not_object", {}),
+    (_tampered(lambda d: d.update(format="other/1")),
+     "this is not a Mino Dice score sheet \\(its format is not 'minodice-sheet/1'\\)", "not_a_sheet",
+     {"format": "minodice-sheet/1"}),
+    (_tampered(lambda d: d.update(players="Ana")), "players must be a list", "players_not_list", {}),
+    (_tampered(lambda d: d.update(players=["Ana", "Ben"])), "not 2", "player_count", {"low": 3, "high": 6, "count": 2}),
+    (_tampered(lambda d: d.update(scoring=3)), "scoring must be", "scoring_not_text", {"choices": "standard, landlubber"}),
+    (_tampered(lambda d: d.update(hands={})), "the sheet's hands must be a list", "hands_not_list", {}),
+    (_tampered(lambda d: d["hands"][1][0].update(won=1)), "^hand 2: the tricks add up to 1 \\(Ana 1, Ben 0, Cy 0\\)",
+     "tricks_do_not_add_up", {"won": 1, "each": "Ana 1, Ben 0, Cy 0", "dice": 2, "in_hand": 2}),
+    (_tampered(lambda d: d["hands"][2][1].update(bid="3")), "^hand 3: Ben's bid must be a whole", "bid_not_whole",
+     {"player": "Ben", "value": "'3'", "dice": 3, "in_hand": 3}),
+    (_tampered(lambda d: d["hands"][2][0].update(mermaid=True, bid=2, won=2)), "^hand 3: the tricks",
+     "tricks_do_not_add_up", None),
+    (_tampered(lambda d: d["hands"][2][0].update(mermaid=True)), None, None, None),
+    (_tampered(lambda d: d["hands"][0][0].update(cheat=1)), "^hand 1: line 1 has unknown fields: cheat$",
+     "line_unknown_fields", {"line": 1, "fields": "cheat", "in_hand": 1}),
+    (_tampered(lambda d: d["hands"][0][0].pop("won")), "^hand 1: line 1 needs both bid and won$",
+     "line_needs_bid_and_won", {"line": 1, "in_hand": 1}),
+    (_tampered(lambda d: d["hands"][0].pop()), "^hand 1: a hand must be a list of 3 lines, one per player$",
+     "hand_not_list", {"players": 3, "in_hand": 1}),
+    (_tampered(lambda d: d["hands"].__setitem__(0, "x")), "hand 1: a hand must be", "hand_not_list",
+     {"players": 3, "in_hand": 1}),
+    (_tampered(lambda d: d["hands"][0].__setitem__(1, 7)), "^hand 1: line 2 must be an object with bid and won$",
+     "line_not_object", {"line": 2, "in_hand": 1}),
+    (_tampered(lambda d: d["hands"].extend([d["hands"][0]] * 6)), "the sheet has 9 hands, but the game has only 8",
+     "too_many_hands", {"hands": 9, "most": 8}),
+]
+
+
+@pytest.mark.parametrize(("text", "message", "code", "params"), FILE_REFUSALS)
+def test_broken_or_tampered_json_is_refused(
+    text: str | bytes, message: str | None, code: str | None, params: dict[str, Any] | None
+) -> None:
     if message is None:  # a bonus the sheet allows: still loads
         assert ScoreSheet.from_json(text).hand_scores(3)[0] == 60 + 50
         return
-    with pytest.raises(SheetError, match=message):
+    with pytest.raises(SheetError, match=message) as error:
         ScoreSheet.from_json(text)
+    if code is not None:
+        refusal(error, code, params)
+
+
+def test_a_refusal_in_a_saved_hand_says_which_hand() -> None:
+    error = SheetError("line_not_object", {"line": 2}).within(hand=4)
+    assert (error.code, error.params, str(error)) == (
+        "line_not_object", {"line": 2, "in_hand": 4}, "hand 4: line 2 must be an object with bid and won")
+    again = error.within(hand=5, trick=2, player="Ana")
+    assert again.params == {"line": 2, "in_hand": 5, "in_trick": 2, "in_player": "Ana"}
+    assert str(again) == "hand 5, trick 2, Ana's roll: line 2 must be an object with bid and won"
+
+
+def test_an_unreadable_file_is_refused_with_a_code(tmp_path: Path) -> None:
+    with pytest.raises(SheetError, match=f"cannot read {tmp_path}: ") as error:
+        load_sheet(tmp_path)  # a folder
+    refusal(error, "sheet_unreadable", None)
+    assert error.value.params["path"] == str(tmp_path)
+
+
+def test_every_sheet_refusal_code_is_tested_and_no_other_group_has_it() -> None:
+    from test_referee import HTTP_ONLY, REFEREE_REFUSALS
+    from test_sheet_record import RECORD_CODES
+
+    tested = {r[4] for r in REFUSALS} | {r[3] for r in TABLE_REFUSALS} | {r[2] for r in FILE_REFUSALS if r[2]}
+    tested |= {"nothing_to_undo", "no_such_hand", "no_hand_yet", "sheet_unreadable"}  # test_replace_and_undo, files
+    tested |= {r[2] for r in REFEREE_REFUSALS} | HTTP_ONLY | RECORD_CODES
+    assert tested == set(SHEET_REFUSALS)
+    for group, codes in GROUPS.items():
+        if codes is not SHEET_REFUSALS:
+            assert not set(codes) & set(SHEET_REFUSALS), group
 
 
 def test_csv_export() -> None:
@@ -351,7 +468,8 @@ def test_loop_refuses_bad_entries_undoes_quits_and_resumes(tmp_path: Path) -> No
     assert sheet.totals() == [20, 10, 10] and len(sheet.hands) == 1
     assert "There is no hand to undo yet." in out
     assert "'x' is not a number" in out
-    assert "the tricks add up to 2 (Ana 1, Ben 1, Cy 0), but a hand of 1 die has exactly 1 trick" in out
+    assert ("the tricks add up to 2 (Ana 1, Ben 1, Cy 0), but they must add up to 1, the number of dice each "
+            "player holds in this hand" in out)
     assert "one +50 at most" in out
     assert "at most 2 griffins" in out
     assert "Hand 1 removed" in out and "Saved after hand 1 of 8" in out

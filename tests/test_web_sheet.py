@@ -2,8 +2,11 @@
 
 Three players, two hands (one with a bonus), a refused impossible hand, a reload,
 the CSV download, undo, the trick referee, and a phone-width look; a screenshot
-goes to docs/screenshots/sheet-page.png. Skipped like tests/test_web_client.py
-when Playwright or Chromium is missing (unless MINODICE_REQUIRE_BROWSER is set).
+goes to docs/screenshots/sheet-page.png. The page holds no rules: refusals,
+reasons, bonuses and fouls come from the server as codes and are shown in the
+page's language (the French page refuses in French). Skipped like
+tests/test_web_client.py when Playwright or Chromium is missing (unless
+MINODICE_REQUIRE_BROWSER is set).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +25,17 @@ from test_server_common import ServerProcess
 from test_web_client import SHOTS
 
 ROOT = Path(__file__).resolve().parents[1]
+I18N = ROOT / "src/minodice/server/static/i18n"
+
+
+def words(lang: str) -> dict[str, Any]:
+    """A language file of the web client."""
+    return json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def fill(template: str, **params: object) -> str:
+    """A translation with its {placeholders} filled, as the page's `t()` does."""
+    return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), template)
 
 
 @pytest.fixture(scope="module")
@@ -127,8 +142,11 @@ def test_the_score_sheet_page(server: str, browser: Any) -> None:
     page.click("#ref-form button[type=submit]")
     page.wait_for_selector(".ref-winner")
     result = page.locator("#ref-result").text_content()
+    en = words("en")
     assert "Ben wins the trick with Mermaid: mermaid." in result, result
-    assert "Bonus +50 if Ben makes the bid exactly" in result
+    why = fill(en["code.special_beats_special"], face="mermaid", beaten="minotaur")
+    assert f"Why: {why}." in result
+    assert f"Bonus for Ben: {fill(en['code.mermaid_took_minotaur'], points=50)}." in result
 
     # A colour-rule foul: Cy rolls yellow while holding red after Ana's red lead.
     page.select_option("#ref-die-0", "red")
@@ -141,7 +159,7 @@ def test_the_score_sheet_page(server: str, browser: Any) -> None:
     page.wait_for_selector(".ref-fouls li")
     result = page.locator("#ref-result").text_content()
     assert "Ben wins the trick with Red: 6." in result
-    assert "Foul: Cy rolled Yellow while holding Red" in result
+    assert f"Foul by Cy: {fill(en['code.must_follow'], colour='Red', die='Yellow')}." in result
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "sheet-page.png"), full_page=True)
 
@@ -175,6 +193,88 @@ def test_the_page_speaks_the_chosen_language(server: str, browser: Any) -> None:
     page.select_option("#lang-switch", "fr")
     page.wait_for_function("document.documentElement.lang === 'fr'")
     assert page.locator("#ref-form button[type=submit]").text_content() == "Qui gagne ?"
+    ctx.close()
+
+
+def test_the_french_page_refuses_and_referees_in_french(server: str, browser: Any) -> None:
+    fr, en = words("fr"), words("en")
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, reduced_motion="reduce", locale="en-US")
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/sheet.html?lang=fr")
+    page.wait_for_selector("#setup-form:not([hidden])")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    for i, name in enumerate(["Ana", "Ben", "Cy"]):
+        page.fill(f"#setup-name-{i}", name)
+    page.click("#setup-form button[type=submit]")
+    page.wait_for_selector("#pad:not([hidden])")
+
+    # An impossible hand 1 (two tricks in a hand of one die): refused in French, from its code.
+    _enter(page, [(1, 1), (0, 1), (0, 0)])
+    page.click("#add-hand")
+    page.wait_for_selector("#hand-error:not([hidden])")
+    reason = fill(fr["code.tricks_do_not_add_up"], won=2, each="Ana 1, Ben 1, Cy 0", dice=1)
+    expected = fill(fr["pad.refused"], message=fill(fr["pad.at_hand"], hand=1, text=reason))
+    message = page.locator("#hand-error").text_content()
+    assert message == expected, message
+    assert "les plis font 2 au total (Ana 1, Ben 1, Cy 0), mais ils doivent faire 1" in message
+    english = fill(en["code.tricks_do_not_add_up"], won=2, each="Ana 1, Ben 1, Cy 0", dice=1)
+    body = page.locator("body").inner_text()
+    assert english not in body and "the tricks add up" not in body and "Not entered" not in body
+
+    # A refusal naming two players: the names are joined the French way.
+    _enter(page, [(1, 1), (0, 0), (0, 0)])
+    page.click("#add-hand")
+    page.wait_for_function("document.querySelectorAll('#pad-table tbody tr').length === 1")
+    _enter(page, [(1, 1), (1, 1), (0, 0)])
+    page.check("#mermaid-0")
+    page.check("#mermaid-1")
+    page.click("#add-hand")
+    page.wait_for_selector("#hand-error:not([hidden])")
+    reason = fill(fr["code.two_mermaid_bonuses"], players="Ana et Ben", points=50)
+    expected = fill(fr["pad.refused"], message=fill(fr["pad.at_hand"], hand=2, text=reason))
+    assert page.locator("#hand-error").text_content() == expected
+    assert "both have a +50" not in page.locator("body").inner_text()
+
+    # The referee: the winner, the reason, the bonus, then a tie and a foul, all in French.
+    for i, die in enumerate(["minotaur", "mermaid", "red"]):
+        page.select_option(f"#ref-die-{i}", die)
+    page.click("#ref-form button[type=submit]")
+    page.wait_for_selector(".ref-winner")
+    what = fill(fr["die_shows"], die=fr["die.mermaid"], face=fr["face.mermaid"])
+    assert page.locator(".ref-winner").text_content() == fill(fr["ref.winner"], name="Ben", what=what)
+    why = fill(fr["code.special_beats_special"], face=fr["face.mermaid"], beaten=fr["face.minotaur"])
+    assert page.locator(".ref-why").text_content() == fill(fr["ref.why"], why=why)
+    bonus = fill(fr["code.mermaid_took_minotaur"], points=50)
+    assert page.locator(".ref-bonus").text_content() == fill(fr["ref.bonus"], name="Ben", why=bonus)
+
+    for i, (die, face) in enumerate([("red", "6"), ("red", "5"), ("yellow", "5")]):
+        page.select_option(f"#ref-die-{i}", die)
+        page.select_option(f"#ref-face-{i}", face)
+    page.select_option("#ref-face-1", "6")
+    page.check("#ref-check-2")
+    page.check("#ref-held-2-red")
+    page.click("#ref-form button[type=submit]")
+    page.wait_for_selector(".ref-fouls li")
+    what = fill(fr["die_shows"], die=fr["die.red"], face=fr["face.6"])
+    assert page.locator(".ref-winner").text_content() == fill(fr["ref.winner"], name="Ben", what=what)
+    why = fill(fr["code.highest_number"], face="6") + fill(fr["code.tie"], face="6")
+    assert page.locator(".ref-why").text_content() == fill(fr["ref.why"], why=why)
+    foul = fill(fr["code.must_follow"], colour=fr["die.red"], die=fr["die.yellow"])
+    assert page.locator(".ref-fouls li").text_content() == fill(fr["ref.foul"], name="Cy", why=foul)
+    result = page.locator("#ref-result").text_content()
+    for english in ("wins the trick", "is the highest number", "later roll", "Foul by", "you must roll", "Why:"):
+        assert english not in result, result
+
+    # Switching to English re-words the same answers from their codes.
+    page.select_option("#lang-switch", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert page.locator(".ref-why").text_content() == (
+        f"Why: {fill(en['code.highest_number'], face='6')}{fill(en['code.tie'], face='6')}.")
+    assert page.locator("#hand-error").text_content().startswith("Not entered: hand 2: Ana and Ben both have a +50")
+    assert not errors, errors
     ctx.close()
 
 

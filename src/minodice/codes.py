@@ -53,12 +53,122 @@ ILLEGAL_ACTIONS: dict[str, str] = {
 
 # --- server errors (the web server's HTTP and websocket refusals) -- BEGIN server group
 #: The server's own refusals (lobby API and websocket protocol), beside the engine's.
-SERVER_ERRORS: dict[str, str] = {}
+#: Placeholders name only values a player can read (no seat indexes, no free text):
+#: a refusal's English `message` may say more than its template.
+SERVER_ERRORS: dict[str, str] = {
+    # lobby (HTTP API)
+    "no_table": "there is no table {table}",
+    "expired": "this table has expired",
+    "busy": "could not find a free table code; try again",
+    "bad_request": "the server did not understand the request",
+    "bad_bot": "that bot is not available: choose a built-in bot",
+    "bad_bots": "'bots' needs one entry per seat ({seats}), got {got}",
+    "bad_rules": "those rule options are not valid",
+    "bad_seat": "this table has no such seat",
+    "seat_taken": "that seat is taken",
+    "table_full": "every seat at this table is taken",
+    "already_started": "this game has already started",
+    "already_bot": "a bot already plays that seat",
+    "not_open": "this table is no longer played",
+    "not_full": "some seats are still open: wait for players or give them to bots",
+    "not_host": "only the host of this table may do that",
+    "not_seated": "only a player seated at this table may do that",
+    "not_started": "the game has not started yet",
+    "not_over": "a rematch can start only once the game is over",
+    "no_hints": "hints are switched off at this table",
+    "not_playing": "hints are given while the game is on",
+    "not_bidding": "the hint advises your bid: ask while you are choosing it",
+    # table and websocket
+    "bad_token": "that token is not a seat at this table",
+    "spectator": "spectators cannot act: join the table to play",
+    "not_your_seat": "you cannot act for another seat",
+    "bot_seat": "a bot plays this seat now",
+    "bad_json": "a message must be one JSON object",
+    "bad_message": "the server refused a malformed message",
+    "not_text": "send JSON in text frames, not binary",
+    "need_hello": "send hello first",
+    "already_hello": "this connection has already said hello",
+    "flood": "slow down: at most {limit} messages a second; messages beyond that are ignored",
+}
 # --- END server group
 
 # --- score sheet and referee refusals -- BEGIN sheet group
 #: Why the score sheet refuses a hand or a file, and why the referee refuses a trick.
-SHEET_REFUSALS: dict[str, str] = {}
+#: List parameters (names, dice, faces) are lists: the English words join them with "and";
+#: `in_hand`, `in_trick`, `in_player` (where a refusal happened) are rendered by the layer.
+SHEET_REFUSALS: dict[str, str] = {
+    # the table of players (`table.sheet.ScoreSheet`)
+    "players_not_list": "the players must be a list of names",
+    "player_needs_name": "every player needs a name, not {name}",
+    "name_not_printable": "the name {name} has characters that cannot be shown",
+    "player_count": "Mino Dice is played by {low} to {high} players, not {count}",
+    "same_name": "two players are called {name}: give every player a different name",
+    "scoring_not_text": "the scoring must be one of {choices}",
+    "bad_rule_value": "rule {rule} cannot be '{value}': choose one of {choices}",
+    # entering a hand
+    "sheet_finished": "all {hands} hands of this game are already entered: undo or correct a hand instead",
+    "nothing_to_undo": "there is no hand to undo: none has been entered yet",
+    "no_such_hand": "there is no hand {hand} on the sheet: it has hands 1 to {hands}",
+    "no_hand_yet": "there is no hand {hand} on the sheet: it has no hands yet",
+    "player_not_playing": "{name} is not playing: the players are {players}",
+    "no_line_for": "the hand has no line for {players}",
+    "line_count": "a hand needs one line per player ({players}), not {lines}",
+    "line_not_entry": "{player}'s line is not a bid, tricks and bonuses",
+    "bid_not_whole": "{player}'s bid must be a whole number from 0 to {dice}, not {value}",
+    "won_not_whole": "{player}'s tricks won must be a whole number from 0 to {dice}, not {value}",
+    "bid_beyond_dice": "{player}'s bid cannot be {value}: in this hand it goes from 0 to {dice}, "
+    "the number of dice each player holds",
+    "won_beyond_dice": "{player}'s tricks won cannot be {value}: in this hand they go from 0 to {dice}, "
+    "the number of dice each player holds",
+    "mermaid_not_yes_no": "{player}'s +{points} must be yes or no, not {value}",
+    "griffins_not_count": "{player}'s number of +{points} bonuses must be a whole number of 0 or more, not {value}",
+    "tricks_do_not_add_up": "the tricks add up to {won} ({each}), but they must add up to {dice}, "
+    "the number of dice each player holds in this hand: every trick has exactly one winner",
+    # bonuses
+    "bonus_under_landlubber": "{player} has a bonus, but landlubber scoring has no bonuses",
+    "bonus_without_trick": "{player} has a +{points}, but won no trick: a bonus comes with a trick won",
+    "bonus_on_zero_bid": "{player} has a +{points}, but bid zero: bonuses never count on a zero bid",
+    "bonus_bid_missed": "{player} has a +{points}, but bid {bid} and won {won}: "
+    "bonuses count only when the bid is made exactly",
+    "two_mermaid_bonuses": "{players} both have a +{points}, but there is one minotaur, so one +{points} a hand at most",
+    "mermaid_and_griffin_bonuses": "{player} has a +{mermaid} and {players} a +{griffin}: the one minotaur die "
+    "cannot both be captured by a mermaid (+{mermaid}) and win its trick (+{griffin}) in the same hand",
+    "griffin_bonuses_split": "{players} all have +{points}s, but they all come from the one trick the minotaur won, "
+    "so only one player can have them",
+    "too_many_griffin_bonuses": "{player} has {count} +{points} bonuses, but with {seats} players a minotaur's "
+    "trick can hold at most {most} griffins",
+    # a saved sheet
+    "sheet_unreadable": "cannot read {path}: {error}",
+    "not_json": "the score sheet is not valid JSON ({error})",
+    "sheet_not_object": "a score sheet is a JSON object with players, scoring and hands",
+    "not_a_sheet": "this is not a Mino Dice score sheet (its format is not '{format}')",
+    "hands_not_list": "the sheet's hands must be a list",
+    "too_many_hands": "the sheet has {hands} hands, but the game has only {most}",
+    "hand_not_list": "a hand must be a list of {players} lines, one per player",
+    "line_not_object": "line {line} must be an object with bid and won",
+    "line_unknown_fields": "line {line} has unknown fields: {fields}",
+    "line_needs_bid_and_won": "line {line} needs both bid and won",
+    # a game record from the sheet and its tricks (`table.sheet_record`)
+    "record_no_hands": "the sheet has no hands yet: there is nothing to make a record of",
+    "record_hand_count": "the sheet has {hands} hands but tricks were given for {given}",
+    "record_trick_count": "hand {hand} has {hand} tricks; {given} were entered",
+    "record_not_a_player": "'{name}' is not a player on this sheet",
+    "record_no_rolls": "no rolls were entered for its first trick",
+    "record_roll_once": "every player rolls exactly once in a trick",
+    "record_won_differs": "by the tricks entered {player} won {won}, but the sheet says {sheet}",
+    "record_score_differs": "by the tricks entered {player} scores {score}, but the sheet says {sheet} "
+    "(check the bonuses)",
+    # the trick referee (`table.referee`)
+    "not_a_die": "'{name}' is not a die (the dice are {dice})",
+    "face_needed": "'{text}': say which face the {die} die showed, e.g. {example}",
+    "no_such_face": "'{text}': a {die} die has no face '{face}' (its faces: {faces})",
+    "roll_count": "a trick has one roll per player, 3 to 6 (at least 2 to compare); got {count}",
+    "name_count": "{given} names for {rolls} rolls: give one name per roll",
+    "roller_needs_name": "every roll needs a roller's name (or leave the names out)",
+    "held_roll_unknown": "held dice given for roll {roll}, but the trick has {rolls} rolls",
+    "held_by_number": "held dice are given by roll number (1 to {rolls}), not '{key}'",
+    "held_without_die": "{name} rolled a {die} die but was said to hold only {held}",
+}
 # --- END sheet group
 
 #: Every group of codes, by name (layers above add theirs here, never elsewhere).

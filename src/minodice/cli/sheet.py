@@ -22,8 +22,8 @@ from rich.prompt import Prompt
 from rich.table import Table
 from rich.text import Text
 
-from ..rules import RULE_OPTIONS
-from ..table.sheet import GRIFFIN_BONUS, MERMAID_BONUS, Entry, ScoreSheet, SheetError, check_count
+from ..rules import GRIFFIN_BONUS, MERMAID_BONUS, RULE_OPTIONS
+from ..table.sheet import Entry, ScoreSheet, SheetError, check_count
 
 __all__ = ["load_sheet", "register", "render_sheet", "run_sheet", "save_sheet", "sheet"]
 
@@ -72,7 +72,7 @@ def load_sheet(path: Path) -> ScoreSheet:
     try:
         text = Path(path).read_bytes()
     except OSError as exc:
-        raise SheetError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise SheetError("sheet_unreadable", {"path": str(path), "error": str(exc.strerror or exc)}) from None
     return ScoreSheet.from_json(text)
 
 

@@ -93,11 +93,7 @@ def register(app: typer.Typer) -> None:
         except ValueError as e:
             raise typer.BadParameter(str(e)) from None
         if as_json:
-            typer.echo(json.dumps({
-                "winner": verdict.winner, "winner_name": verdict.names[verdict.winner], "why": verdict.why,
-                "bonus": verdict.bonus, "lead": verdict.lead.value if verdict.lead else None,
-                "fouls": list(verdict.fouls), "summary": verdict.summary(),
-            }))
+            typer.echo(json.dumps(verdict.to_dict()))
             return
         typer.echo(verdict.summary())
         if verdict.fouls:

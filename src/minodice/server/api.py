@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from .. import record as records
 from ..analysis.advisor import advise
 from ..bots import BUILTIN
-from ..dice import MAX_SEATS, MIN_SEATS
+from ..dice import BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, Face
 from ..rules import RULE_OPTIONS, places
 from . import protocol as P
 from .manager import TableManager
@@ -50,19 +50,29 @@ def _require_host(table: Table, request: Request, authorization: str | None) -> 
         seat_token = request.cookies.get(f"md_{table.code}")
         if authorization is None and table.is_host(seat_token):
             return
-        raise Refused("not_host", "only the host of this table may do that", 403)
+        raise Refused("not_host", status=403)
 
 
-@router.get("/options", summary="What a table can be created with")
+@router.get("/options", summary="What a table can be created with, and the dice it is played with")
 async def options(request: Request) -> dict[str, Any]:
     s = request.app.state.manager.settings
     return {
         "seats": {"min": MIN_SEATS, "max": MAX_SEATS},
         "rules": {k: {"values": list(v), "default": v[0], "help": h} for k, (v, h) in RULE_OPTIONS.items()},
         "bots": [{"name": n, "help": h} for n, (_f, h) in BUILTIN.items()],
+        "dice": dice_table(),
+        "faces": [f.value for f in Face],
         "turn_timeout": s.turn_timeout,
         "bot_delay": s.bot_delay,
     }
+
+
+def dice_table() -> list[dict[str, Any]]:
+    """The dice table (`minodice.dice`) in table order: each die's faces, whether it is special, how many the bag holds."""
+    return [
+        {"die": d.value, "faces": [f.value for f in d.faces], "special": d.special, "bag": BAG_COUNTS[d]}
+        for d in Die
+    ]
 
 
 @router.post("/tables", status_code=201, summary="Create a table")
@@ -80,7 +90,7 @@ async def get_table(code: str, m: Manager) -> dict[str, Any]:
 async def join_table(code: str, body: P.JoinTable, m: Manager) -> dict[str, Any]:
     table = await _table(m, code)
     if table.status == "expired":
-        raise Refused("expired", "this table has expired", 409)
+        raise Refused("expired", status=409)
     seat, token = await table.join(body.name, body.seat)
     return {"table": table.info(), "seat": seat, "token": token}
 
@@ -143,7 +153,7 @@ async def get_record(
     async with table.lock:
         game = table.game
         if game is None:
-            raise Refused("not_started", "the game has not started", 409)
+            raise Refused("not_started", status=409)
         info = [{"bot": p.bot} if p.kind == "bot" else {} for p in table.players]
         if table.status == "over":
             rec = records.from_game(game, seat_info=info)
@@ -168,16 +178,16 @@ async def hint(
     table = await _table(m, code)
     async with table.lock:
         if not table.hints:
-            raise Refused("no_hints", "hints are switched off at this table", 403)
+            raise Refused("no_hints", status=403)
         seat = table.seat_of(bearer(authorization, request, f"md_{table.code}"))
         if seat is None:
             raise Refused("not_seated", "hints are for a seated player: send your token", 403)
         game = table.game
         if game is None or table.status != "playing":
-            raise Refused("not_playing", "hints are given while the game is on", 409)
+            raise Refused("not_playing", status=409)
         view = game.observe(seat)
         if not view.bidding or view.bid_placed[seat]:
-            raise Refused("not_bidding", "the hint advises your bid: ask while you are choosing it", 409)
+            raise Refused("not_bidding", status=409)
     advice = await asyncio.get_running_loop().run_in_executor(
         m.hub.pool, lambda: advise(view.dice, view.seats, position=(seat - view.start) % view.seats,
                                    rules=view.rules, seed=view.hand),

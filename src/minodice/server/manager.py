@@ -109,7 +109,7 @@ class TableManager:
             code = new_code()
             if code not in self.tables and await self.db(self.store.load, code) is None:
                 return code
-        raise Refused("busy", "could not find a free table code; try again", 503)
+        raise Refused("busy", status=503)
 
     async def get(self, code: str) -> Table:
         """The table with this code (loaded from the store if need be), or Refused 404."""
@@ -118,10 +118,10 @@ class TableManager:
         if table is not None:
             return table
         if not code.isalnum() or len(code) > 12:
-            raise Refused("no_table", f"there is no table {code[:12]!r}", 404)
+            raise Refused("no_table", status=404, table=code[:12])
         stored = await self.db(self.store.load, code)
         if stored is None:
-            raise Refused("no_table", f"there is no table {code!r}", 404)
+            raise Refused("no_table", status=404, table=code)
         table = self.tables.get(code)  # loaded meanwhile by another request
         if table is not None:
             return table
@@ -135,7 +135,7 @@ class TableManager:
         """The rematch of a finished table: same seats, names, bots, rules and tokens; started at once."""
         async with table.lock:
             if table.status != "over":
-                raise Refused("not_over", "a rematch can start only once the game is over", 409)
+                raise Refused("not_over", status=409)
             if table.rematch is not None:
                 existing = table.rematch
             else:

@@ -7,11 +7,16 @@ with a clear message instead of being silently ignored.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from ..dice import MAX_SEATS, MIN_SEATS
+from ..codes import render
+from ..dice import MAX_SEATS, MIN_SEATS, Die, Face
+from ..events import Event, HandScored, Rolled, TrickWon
+from ..rules import Rules, TrickState, hand_score, roller
+from ..view import View
 
 NAME_MAX = 24
 
@@ -107,9 +112,11 @@ _ADAPTERS = {k: TypeAdapter(v) for k, v in _BY_TYPE.items()}
 
 
 class BadMessage(ValueError):
-    """A frame that is not a valid client message: `code` and an English `message`."""
+    """A frame that is not a valid client message: `code` and an English `message` (default: the registry's)."""
 
-    def __init__(self, code: str, message: str, ref: Any = None) -> None:
+    def __init__(self, code: str, message: str | None = None, ref: Any = None) -> None:
+        if message is None:
+            message = render(code)
         super().__init__(message)
         self.code = code
         self.message = message
@@ -121,9 +128,9 @@ def parse_client(text: str) -> ClientMessage:
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        raise BadMessage("bad_json", "a message must be one JSON object") from None
+        raise BadMessage("bad_json") from None
     if not isinstance(data, dict):
-        raise BadMessage("bad_json", "a message must be one JSON object")
+        raise BadMessage("bad_json")
     ref = data.get("id") if isinstance(data.get("id"), (int, str)) else None
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _BY_TYPE:
@@ -152,8 +159,12 @@ def describe(exc: ValidationError) -> str:
 # --- websocket: server to client --------------------------------------------------------------
 
 
-def error(code: str, message: str, params: dict[str, Any] | None = None, ref: Any = None) -> dict[str, Any]:
-    """An `error` frame."""
+def error(
+    code: str, message: str | None = None, params: dict[str, Any] | None = None, ref: Any = None
+) -> dict[str, Any]:
+    """An `error` frame (`message` defaults to the registry's English words for `code` and `params`)."""
+    if message is None:
+        message = render(code, params)
     out: dict[str, Any] = {"type": "error", "code": code, "message": message, "params": params or {}}
     if ref is not None:
         out["ref"] = ref
@@ -163,3 +174,86 @@ def error(code: str, message: str, params: dict[str, Any] | None = None, ref: An
 def http_error(code: str, message: str, **params: Any) -> dict[str, Any]:
     """The `detail` of an HTTP error response."""
     return {"code": code, "message": message, "params": params}
+
+
+# --- a seat's view and the events, as sent ------------------------------------------------------
+
+
+def view_on_wire(view: View) -> dict[str, Any]:
+    """A seat's VIEW as sent: `View.to_dict()` and the rules' answers about its tricks.
+
+    Added: `trick` (the trick in progress: `TrickState.to_dict()` — lead, leading,
+    reason, bonus, bonus_why — and `order`, the seats in rolling order; None
+    before its first roll), `refusals` (each die this seat holds but may not
+    roll now → its reason; empty unless it is this seat's roll) and, on each
+    finished trick, its `lead` and why its winner won (`reason`, `bonus_why`).
+    """
+    out = view.to_dict()
+    state = view.trick_state
+    out["trick"] = None
+    if state is not None:
+        order = [roller(view.leader, k, view.seats) for k in range(view.seats)]
+        out["trick"] = {**state.to_dict(), "order": order}
+    out["refusals"] = {die.value: why.to_dict() for die, why in view.refusals().items()}
+    for trick, sent in zip(view.tricks, out["tricks"], strict=True):
+        if trick.winner is not None:
+            sent.update(finished_trick([(r.die, r.face) for r in trick.rolls], view.rules))
+    return out
+
+
+def finished_trick(rolls: Sequence[tuple[Die, Face]], rules: Rules) -> dict[str, Any]:
+    """A finished trick's lead colour, why its winner won it (`reason`) and earns a bonus (`bonus_why`, or None)."""
+    state = TrickState.of(rolls, rules)
+    assert state.reason is not None, "a finished trick has rolls"
+    return {
+        "lead": state.lead.value if state.lead is not None else None,
+        "reason": state.reason.to_dict(),
+        "bonus_why": state.bonus_why.to_dict() if state.bonus_why is not None else None,
+    }
+
+
+class WireEvents:
+    """The events of one game as sent, with the rules' answers the client must not work out itself.
+
+    Each `trick_won` also carries its trick's `lead`, `reason` and `bonus_why`;
+    each `hand_scored` carries `bonus_counted` (per seat, the bonus points its
+    score includes: none unless a non-zero bid was made exactly, none under
+    landlubber scoring). Rolls and scores are public, so these are the same for
+    every viewer: worked out once per event as the game's (append-only) log grows.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.seen = 0
+        self.rolls: list[tuple[Die, Face]] = []
+        self.extra: dict[int, dict[str, Any]] = {}
+
+    def update(self, log: Sequence[Event]) -> None:
+        """Read the events added to the game's log since the last call."""
+        for index in range(self.seen, len(log)):
+            event = log[index]
+            if isinstance(event, Rolled):
+                self.rolls.append((event.die, event.face))
+            elif isinstance(event, TrickWon):
+                self.extra[index] = finished_trick(self.rolls, self.rules)
+                self.rolls = []
+            elif isinstance(event, HandScored):
+                self.extra[index] = {"bonus_counted": self._counted(event)}
+        self.seen = len(log)
+
+    def _counted(self, event: HandScored) -> list[int]:
+        """The bonus points each seat's score for the hand includes."""
+        dice, rules = event.hand, self.rules
+        return [
+            hand_score(bid, won, dice, bonus, rules) - hand_score(bid, won, dice, 0, rules)
+            for bid, won, bonus in zip(event.bids, event.won, event.bonus, strict=True)
+        ]
+
+    def on_wire(self, events: Sequence[Event], start: int) -> list[dict[str, Any]]:
+        """`events` (a viewer's copies of the log from index `start`) as JSON, with the answers added."""
+        out = []
+        for index, event in enumerate(events, start):
+            sent = event.to_dict()
+            sent.update(self.extra.get(index, {}))
+            out.append(sent)
+        return out

@@ -2,7 +2,10 @@
 
 The server keeps no state here: the page sends the whole sheet every time and
 `ScoreSheet.from_dict` checks it again, so scoring and validation live only in
-`minodice.table.sheet` and `minodice.table.referee`.
+`minodice.table.sheet` and `minodice.table.referee`. Refusals are 400
+`{"detail": {"code", "message", "params"}}` with the sheet's or the referee's own
+code (`codes.SHEET_REFUSALS`, or an engine code from a replay); the trick's
+reasons are `{"code", "params"}` values, so the page translates them all.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ from fastapi.routing import APIRoute
 from pydantic import Field
 
 from ..dice import Die
-from ..rules import Rules, lead_colour
-from ..table.referee import Verdict, parse_held, parse_roll, referee
+from ..table.referee import RefereeError, Verdict, parse_held, parse_roll, referee
+from ..table.refusal import Refusal, rules_or_refusal
 from ..table.sheet import FORMAT, ScoreSheet, SheetError
 from ..table.sheet_record import record_from_sheet
 from .protocol import Strict
@@ -108,12 +111,17 @@ class TrickBody(Strict):
 # --- score sheet ------------------------------------------------------------------------------
 
 
+def refused(exc: Refusal) -> Refused:
+    """A sheet's or referee's refusal as the HTTP 400 the page translates: its code, English words and params."""
+    return Refused(exc.code, exc.message, 400, **exc.params)
+
+
 def load_sheet(body: SheetBody) -> ScoreSheet:
-    """The sheet of a request body, every hand checked; refused as 400 `bad_sheet` with the sheet's words."""
+    """The sheet of a request body, every hand checked; a refusal is 400 with the sheet's code and params."""
     try:
         return ScoreSheet.from_dict(body.model_dump())
     except SheetError as exc:
-        raise Refused("bad_sheet", str(exc), 400) from None
+        raise refused(exc) from None
 
 
 def sheet_report(sheet: ScoreSheet) -> dict[str, Any]:
@@ -136,7 +144,7 @@ def sheet_report(sheet: ScoreSheet) -> dict[str, Any]:
 
 @router.post("/sheet/check", summary="Check a score sheet and score it")
 async def check_sheet(body: SheetBody) -> dict[str, Any]:
-    """The sheet scored (see `sheet_report`), or 400 `bad_sheet` saying what cannot have happened."""
+    """The sheet scored (see `sheet_report`), or 400 with the code of what cannot have happened."""
     return sheet_report(load_sheet(body))
 
 
@@ -169,13 +177,14 @@ class RecordBody(Strict):
 
 @router.post("/sheet/record", summary="The minodice/1 record of a sheet whose tricks were all entered")
 async def sheet_record(body: RecordBody) -> Response:
-    """Replays the entered tricks through the engine; 400 `bad_sheet` if they cannot fit the sheet."""
+    """Replays the entered tricks through the engine; 400 with the refusal's code if they cannot fit the sheet."""
     sheet = load_sheet(body.sheet)
     try:
         tricks = [[[(r.player, *parse_roll(r.roll)) for r in trick] for trick in hand] for hand in body.tricks]
+        rules_or_refusal(SheetError, hand_start=body.hand_start)
         rec = record_from_sheet(sheet, tricks, hand_start=body.hand_start)
-    except (SheetError, ValueError) as exc:
-        raise Refused("bad_sheet", str(exc), 400) from None
+    except Refusal as exc:
+        raise refused(exc) from None
     return Response(
         json.dumps(rec, ensure_ascii=False), media_type="application/json",
         headers={"Content-Disposition": 'attachment; filename="minodice-sheet-record.json"'},
@@ -190,48 +199,31 @@ def _held(held: dict[str, str], rolls: int) -> dict[int, list[Die]]:
     out = {}
     for key, text in held.items():
         if not key.isdigit():
-            raise ValueError(f"held dice are given by roll number (1 to {rolls}), not {key!r}")
+            raise RefereeError("held_by_number", {"rolls": rolls, "key": key})
         out[int(key) - 1] = parse_held(text)
     return out
 
 
-def judge(body: TrickBody) -> tuple[Verdict, list[dict[str, Any]]]:
-    """The referee's verdict on the trick of `body`, and each colour-rule foul: roll (from 0), die, lead."""
+def judge(body: TrickBody) -> Verdict:
+    """The referee's verdict on the trick of `body` (fouls included), or a RefereeError."""
     rolls = [parse_roll(text) for text in body.rolls]
-    rules = Rules(**(body.rules or TrickRules()).model_dump())
+    rules = rules_or_refusal(RefereeError, **(body.rules or TrickRules()).model_dump())
     names = [name.strip() for name in body.names] if body.names else None
     if names and not all(names):
-        raise ValueError("every roll needs a roller's name (or leave the names out)")
-    held = _held(body.held or {}, len(rolls))
-    verdict = referee(rolls, rules, held=held, names=names)
-    fouls = [
-        {"roll": i, "die": rolls[i][0].value, "lead": getattr(lead_colour([d for d, _ in rolls[:i]]), "value", None)}
-        for i in sorted(held)
-        if referee(rolls, rules, held={i: held[i]}, names=names).fouls
-    ]
-    return verdict, fouls
+        raise RefereeError("roller_needs_name")
+    return referee(rolls, rules, held=_held(body.held or {}, len(rolls)), names=names)
 
 
 @router.post("/trick", summary="Who won a trick rolled with real dice")
 async def trick(body: TrickBody) -> dict[str, Any]:
-    """Winner (index in rolling order, from 0) and why, the bonus, the lead colour, any colour-rule fouls."""
+    """`Verdict.to_dict()`: winner (from 0), reason and bonus_reason ({code, params}), bonus, lead, fouls
+    ([{roll, die, lead, reason}]), rolls, names and an English summary; 400 with the referee's code if refused."""
     try:
-        verdict, foul_rolls = judge(body)
-    except ValueError as exc:  # RuleError is a ValueError too
-        raise Refused("bad_trick", str(exc), 400) from None
-    return {
-        "winner": verdict.winner,
-        "winner_name": verdict.names[verdict.winner],
-        "why": verdict.why,
-        "bonus": verdict.bonus,
-        "bonus_why": verdict.bonus_why,
-        "lead": verdict.lead.value if verdict.lead else None,
-        "fouls": list(verdict.fouls),
-        "foul_rolls": foul_rolls,
-        "rolls": [{"die": die.value, "face": face.value} for die, face in verdict.rolls],
-        "names": list(verdict.names),
-        "summary": verdict.summary(),
-    }
+        return judge(body).to_dict()
+    except RefereeError as exc:
+        raise refused(exc) from None
 
 
-__all__ = ["ClearErrors", "RecordBody", "SheetBody", "TrickBody", "judge", "load_sheet", "router", "sheet_report"]
+__all__ = [
+    "ClearErrors", "RecordBody", "SheetBody", "TrickBody", "judge", "load_sheet", "refused", "router", "sheet_report",
+]

@@ -21,10 +21,12 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..bots import BUILTIN, Bot, bot_seed, make_bot
+from ..codes import render
 from ..dice import die_named, hands_for
 from ..errors import IllegalAction
 from ..game import Action, Bid, Game, Phase, Roll
 from ..rules import Rules
+from .protocol import WireEvents, view_on_wire
 from .settings import Settings
 from .store import Store, StoredSeat, StoredTable, utcnow
 
@@ -37,9 +39,15 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no look-alikes (0/O, 1/I/L)
 
 
 class Refused(Exception):
-    """A request the server turns down: a stable `code`, English `message`, HTTP `status`."""
+    """A request the server turns down: a stable `code` (in `codes.SERVER_ERRORS`), its `params`, HTTP `status`.
 
-    def __init__(self, code: str, message: str, status: int = 409, **params: Any) -> None:
+    The English `message` is the registry's words for the code unless a more
+    specific one is given.
+    """
+
+    def __init__(self, code: str, message: str | None = None, status: int = 409, **params: Any) -> None:
+        if message is None:
+            message = render(code, params)
         super().__init__(message)
         self.code = code
         self.message = message
@@ -160,6 +168,7 @@ class Table:
         self.driver: asyncio.Task[None] | None = None
         self.last_activity = time.monotonic()
         self.game: Game | None = None
+        self.wire_events = WireEvents(self.rules)  # the events of `game` as sent (with why)
         self.n_actions = 0
         if self.status in ("playing", "over"):
             self.game = self._replay(stored.actions)
@@ -168,6 +177,7 @@ class Table:
 
     def _new_game(self) -> Game:
         names = [p.name or f"Seat {p.seat + 1}" for p in self.players]
+        self.wire_events = WireEvents(self.rules)
         return Game(self.seats, names=names, rules=self.rules, seed=int(self.seed), first_start=self.first_start)
 
     def _replay(self, actions: list[tuple[int, str, str]]) -> Game:
@@ -247,11 +257,11 @@ class Table:
         """Sit a person in an open seat; their secret token."""
         async with self.lock:
             if self.status != "waiting":
-                raise Refused("already_started", "this game has already started", 409)
+                raise Refused("already_started", status=409)
             open_seats = [p.seat for p in self.players if p.kind == "open"]
             if seat is None:
                 if not open_seats:
-                    raise Refused("table_full", "every seat at this table is taken", 409)
+                    raise Refused("table_full", status=409)
                 seat = open_seats[0]
             elif not 0 <= seat < self.seats:
                 raise Refused("bad_seat", f"this table has seats 0 to {self.seats - 1}", 400, seat=seat)
@@ -279,7 +289,7 @@ class Table:
         bot = check_bot(bot)
         async with self.lock:
             if self.status not in ("waiting", "playing"):
-                raise Refused("not_open", "this table is no longer played", 409)
+                raise Refused("not_open", status=409)
             if not 0 <= seat < self.seats:
                 raise Refused("bad_seat", f"this table has seats 0 to {self.seats - 1}", 400, seat=seat)
             p = self.players[seat]
@@ -299,7 +309,7 @@ class Table:
         """Start the game (every seat must be taken)."""
         async with self.lock:
             if self.status != "waiting":
-                raise Refused("already_started", "this game has already started", 409)
+                raise Refused("already_started", status=409)
             open_seats = [p.seat for p in self.players if p.kind == "open"]
             if open_seats:
                 raise Refused(
@@ -325,7 +335,7 @@ class Table:
             if token:
                 seat = self.seat_of(token)
                 if seat is None:
-                    raise Refused("bad_token", "bad token", 401)
+                    raise Refused("bad_token", status=401)
             client.seat = seat
             self.clients.add(client)
             if seat is not None:
@@ -364,16 +374,16 @@ class Table:
     async def act(self, seat: int | None, kind: str, value: Any, claimed: int | None = None) -> None:
         """A person's bid or roll, checked by the engine; raises Refused or IllegalAction."""
         if seat is None:
-            raise Refused("spectator", "spectators cannot act: join the table to play", 403)
+            raise Refused("spectator", status=403)
         if claimed is not None and claimed != seat:
             raise Refused(
                 "not_your_seat", f"you sit in seat {seat}; you cannot act for seat {claimed}", 403,
                 seat=seat, claimed=claimed,
             )
         if self.status == "waiting":
-            raise Refused("not_started", "the game has not started yet", 409)
+            raise Refused("not_started", status=409)
         if self.players[seat].kind == "bot":
-            raise Refused("bot_seat", "a bot plays this seat now", 409, seat=seat)
+            raise Refused("bot_seat", status=409, seat=seat)
         if kind == "roll":
             die = die_named(value)
             if die is None:
@@ -420,10 +430,11 @@ class Table:
         assert game is not None
         seat = client.seat
         start = 0 if full else client.events_sent
-        events = [e.to_dict() for e in game.events_for(seat, start)]
+        self.wire_events.update(game.events)
+        events = self.wire_events.on_wire(game.events_for(seat, start), start)
         client.events_sent = len(game.events)
         if seat not in views:
-            views[seat] = game.observe(seat).to_dict()
+            views[seat] = view_on_wire(game.observe(seat))
         return {
             "type": "state", "full": full, "status": self.status, "view": views[seat],
             "events": events, "events_from": start, "to_act": self.to_act(), "table": info,
@@ -579,7 +590,7 @@ def seat_template(seats: int, bots: list[str | None] | None) -> list[StoredSeat]
     """The seats of a new table: open seats and bots (names given to bots at once)."""
     bots = list(bots) if bots is not None else [None] * seats
     if len(bots) != seats:
-        raise Refused("bad_bots", f"'bots' needs one entry per seat ({seats}), got {len(bots)}", 400)
+        raise Refused("bad_bots", status=400, seats=seats, got=len(bots))
     out = []
     for s, b in enumerate(bots):
         if b is None:

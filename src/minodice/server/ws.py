@@ -66,14 +66,11 @@ class Connection:
             if len(self.times) > self.settings.flood_warn:
                 if now - self.warned > 1.0:
                     self.warned = now
-                    self._reply(client, P.error(
-                        "flood", f"slow down: at most {self.settings.flood_warn} messages a second; "
-                        "messages beyond that are ignored",
-                    ))
+                    self._reply(client, P.error("flood", params={"limit": self.settings.flood_warn}))
                 continue
             if text is None:
                 self.strike()
-                self._reply(client, P.error("not_text", "send JSON in text frames, not binary"))
+                self._reply(client, P.error("not_text"))
                 continue
             return text
 
@@ -184,7 +181,7 @@ async def _hello(conn: Connection, client: Client) -> P.Hello | None:
         if isinstance(msg, P.Hello):
             return msg
         conn.strike()
-        await _send_direct(conn.ws, P.error("need_hello", "send hello first", ref=msg.id))
+        await _send_direct(conn.ws, P.error("need_hello", ref=msg.id))
 
 
 async def _handle(conn: Connection, client: Client, table: Table, text: str) -> None:
@@ -206,7 +203,7 @@ async def _handle(conn: Connection, client: Client, table: Table, text: str) -> 
             client.send({"type": "pong"} | ({"ref": msg.id} if msg.id is not None else {}))
         elif isinstance(msg, P.Hello):
             conn.strike()
-            client.send(P.error("already_hello", "this connection has already said hello", ref=msg.id))
+            client.send(P.error("already_hello", ref=msg.id))
     except IllegalAction as exc:
         d = exc.to_dict()
         client.send(P.error(d["code"], d["message"], d["params"], ref=msg.id))

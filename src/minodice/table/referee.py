@@ -1,26 +1,62 @@
 """Trick referee for real dice: who won a trick, why, which bonus it carries, and any broken colour rule.
 
-Every judgement comes from `minodice.rules` (the same functions the engine
-uses), so the referee and the game cannot disagree.
+Every judgement comes from `minodice.rules` (`TrickState`, the same answers the
+engine uses), so the referee and the game cannot disagree. The ruling is
+values: the reasons are `rules.Reason`s (code + params), and `summary()` puts
+them in English for the terminal. Input the referee cannot judge is a
+`RefereeError` with a code from `codes.SHEET_REFUSALS`.
 
 >>> v = referee([parse_roll("red:6"), parse_roll("griffin"), parse_roll("gray:flag")])
->>> v.winner, v.bonus
-(1, 0)
+>>> v.winner, v.bonus, v.why.code
+(1, 0, 'special_beats_numbers')
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .. import rules as R
 from ..dice import BAG, Die, Face
-from ..rules import Rules
+from ..rules import Reason, Rules, TrickState
+from .refusal import Refusal
 
-__all__ = ["Verdict", "parse_held", "parse_roll", "referee"]
+__all__ = ["Foul", "RefereeError", "Verdict", "parse_held", "parse_roll", "referee"]
 
 _DICE = {d.value: d for d in BAG}
 _FACES = {f.value: f for f in Face}
+
+
+class RefereeError(Refusal):
+    """A trick the referee cannot judge (not a die, no such face, wrong number of rolls, held dice that do
+    not fit...): `code` (in `codes.SHEET_REFUSALS`), `params`, and the English words.
+
+    >>> parse_roll("blue:5")
+    Traceback (most recent call last):
+    minodice.table.referee.RefereeError: 'blue' is not a die (the dice are minotaur, griffin, mermaid, red, yellow, purple and gray)
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class Foul:
+    """A roll that broke the colour rule: its index in rolling order and why (`rules.Reason` `must_follow`)."""
+
+    roll: int
+    reason: Reason
+
+    @property
+    def die(self) -> Die:
+        """The die rolled."""
+        return self.reason.params["die"]  # type: ignore[no-any-return]
+
+    @property
+    def lead(self) -> Die:
+        """The lead colour the roller held and did not follow."""
+        return self.reason.params["colour"]  # type: ignore[no-any-return]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: {"roll" (from 0), "die", "lead", "reason": {"code", "params"}}."""
+        return {"roll": self.roll, "die": self.die.value, "lead": self.lead.value, "reason": self.reason.to_dict()}
 
 
 @dataclass(frozen=True)
@@ -30,21 +66,36 @@ class Verdict:
     rolls: tuple[tuple[Die, Face], ...]
     names: tuple[str, ...]
     winner: int  # index in rolling order
-    why: str
+    why: Reason  # rules.trick_reason: why the winning roll wins
     bonus: int  # points the winner earns if its bid is made
-    bonus_why: str
+    bonus_why: Reason | None  # rules.bonus_reason, or None without a bonus
     lead: Die | None  # the trick's lead colour
-    fouls: tuple[str, ...]  # broken colour rules (only where the held dice were given)
+    fouls: tuple[Foul, ...]  # broken colour rules (only where the held dice were given)
 
     def summary(self) -> str:
-        """The ruling in a sentence or three, as a player would say it."""
+        """The ruling in a sentence or three, in English, as a player would say it."""
         die, face = self.rolls[self.winner]
-        text = f"{self.names[self.winner]} wins the trick with {_show(die, face)}: {self.why}."
-        if self.bonus_why:
-            text += f" {self.bonus_why}"
+        text = f"{self.names[self.winner]} wins the trick with {_show(die, face)}: {self.why.text()}."
+        if self.bonus_why is not None:
+            text += f" Bonus: {self.bonus_why.text()}."
         for foul in self.fouls:
-            text += f" Foul: {foul}."
+            text += f" Foul by {self.names[foul.roll]} ({foul.die.value} rolled): {foul.reason.text()}."
         return text
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: winner (from 0) and its name, reason, bonus, bonus_reason, lead, fouls, rolls, names, summary."""
+        return {
+            "winner": self.winner,
+            "winner_name": self.names[self.winner],
+            "reason": self.why.to_dict(),
+            "bonus": self.bonus,
+            "bonus_reason": self.bonus_why.to_dict() if self.bonus_why is not None else None,
+            "lead": self.lead.value if self.lead is not None else None,
+            "fouls": [foul.to_dict() for foul in self.fouls],
+            "rolls": [{"die": die.value, "face": face.value} for die, face in self.rolls],
+            "names": list(self.names),
+            "summary": self.summary(),
+        }
 
 
 def _show(die: Die, face: Face) -> str:
@@ -57,15 +108,15 @@ def parse_roll(text: str) -> tuple[Die, Face]:
     name, _, face_name = raw.partition(":")
     die = _DICE.get(name)
     if die is None:
-        raise ValueError(f"{text!r}: {name!r} is not a die (the dice are {', '.join(_DICE)})")
+        raise RefereeError("not_a_die", {"name": name, "dice": list(_DICE)})
     if not face_name:
         if not die.special:
-            raise ValueError(f"{text!r}: say which face the {die.value} die showed, e.g. {die.value}:{die.faces[-1].value}")
+            raise RefereeError("face_needed", {"text": text, "die": die, "example": f"{die.value}:{die.faces[-1].value}"})
         face_name = die.value
     face = _FACES.get(face_name)
     if face is None or face not in die.faces:
-        shown = ", ".join(dict.fromkeys(f.value for f in die.faces))
-        raise ValueError(f"{text!r}: a {die.value} die has no face {face_name!r} (its faces: {shown})")
+        faces = list(dict.fromkeys(f.value for f in die.faces))
+        raise RefereeError("no_such_face", {"text": text, "die": die, "face": face_name, "faces": faces})
     return die, face
 
 
@@ -75,7 +126,7 @@ def parse_held(text: str) -> list[Die]:
     for part in text.split(","):
         name = part.strip().lower()
         if name not in _DICE:
-            raise ValueError(f"{part.strip()!r} is not a die (the dice are {', '.join(_DICE)})")
+            raise RefereeError("not_a_die", {"name": part.strip(), "dice": list(_DICE)})
         out.append(_DICE[name])
     return out
 
@@ -90,36 +141,23 @@ def referee(
     """Rule on a trick: `rolls` in rolling order; `held[i]`, if given, what roller i held before rolling."""
     rules = rules or Rules()
     if not 2 <= len(rolls) <= 6:
-        raise ValueError(f"a trick has one roll per player, 3 to 6 (at least 2 to compare); got {len(rolls)}")
+        raise RefereeError("roll_count", {"count": len(rolls)})
     names = tuple(names) if names else tuple(f"roll {i + 1}" for i in range(len(rolls)))
     if len(names) != len(rolls):
-        raise ValueError(f"{len(names)} names for {len(rolls)} rolls: give one name per roll")
-    faces = [f for _, f in rolls]
-    dice = [d for d, _ in rolls]
-    winner = R.trick_winner(faces, rules)
-    bonus = R.trick_bonus(faces, winner)
+        raise RefereeError("name_count", {"given": len(names), "rolls": len(rolls)})
+    trick = TrickState.of(rolls, rules)
     fouls = []
-    for i, hand in (held or {}).items():
+    for i, hand in sorted((held or {}).items()):
         if not 0 <= i < len(rolls):
-            raise ValueError(f"held dice given for roll {i + 1}, but the trick has {len(rolls)} rolls")
-        if dice[i] not in hand:
-            raise ValueError(f"{names[i]} rolled a {dice[i].value} die but was said to hold only "
-                             f"{', '.join(d.value for d in hand)}")
-        lead = R.lead_colour(dice[:i])
-        if R.breaks_follow(hand, lead, dice[i]):
-            fouls.append(f"{names[i]} rolled {dice[i].value} while holding {lead.value} "  # type: ignore[union-attr]
-                         f"(the lead colour): a {lead.value} or a special die had to be rolled")  # type: ignore[union-attr]
+            raise RefereeError("held_roll_unknown", {"roll": i + 1, "rolls": len(rolls)})
+        die = rolls[i][0]
+        if die not in hand:
+            raise RefereeError("held_without_die", {"name": names[i], "die": die, "held": list(hand)})
+        foul = TrickState.of(rolls[:i], rules).foul(hand, die)
+        if foul is not None:
+            fouls.append(Foul(i, foul))
+    assert trick.leading is not None and trick.reason is not None  # a trick of two or more rolls
     return Verdict(
-        rolls=tuple(rolls), names=names, winner=winner, why=R.explain_trick(faces, rules), bonus=bonus,
-        bonus_why=_bonus_text(faces, winner, bonus), lead=R.lead_colour(dice), fouls=tuple(fouls),
+        rolls=trick.rolls, names=names, winner=trick.leading, why=trick.reason, bonus=trick.bonus,
+        bonus_why=trick.bonus_why, lead=trick.lead, fouls=tuple(fouls),
     )
-
-
-def _bonus_text(faces: Sequence[Face], winner: int, bonus: int) -> str:
-    if not bonus:
-        return ""
-    if faces[winner] is Face.MERMAID:
-        return "Bonus +50 if the winner makes the bid exactly: the mermaid captured the minotaur."
-    griffins = faces.count(Face.GRIFFIN)
-    return (f"Bonus +{bonus} if the winner makes the bid exactly: the minotaur took "
-            f"{griffins} griffin{'s' if griffins > 1 else ''} (+30 each).")

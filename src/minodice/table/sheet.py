@@ -2,8 +2,9 @@
 
 The sheet only records what the table says happened; it refuses entries that
 cannot have happened (tricks that do not add up, bonuses the dice cannot give)
-and leaves the points to `minodice.rules.hand_score`, so the scoring lives in
-one place.
+and leaves the points and the bonuses' values to `minodice.rules`, so the
+scoring lives in one place. A refusal is a `SheetError` with a code from
+`codes.SHEET_REFUSALS` and its params (its `str` is the English words).
 
 >>> sheet = ScoreSheet(["Ana", "Ben", "Cy"])
 >>> sheet.enter([Entry(bid=1, won=1), Entry(bid=0, won=0), Entry(bid=1, won=0)])
@@ -21,32 +22,69 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..dice import BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, hands_for
-from ..rules import RULE_OPTIONS, RuleError, Rules, hand_score, places
+from ..dice import MAX_SEATS, MIN_SEATS, hands_for
+from ..rules import GRIFFIN_BONUS, MERMAID_BONUS, RULE_OPTIONS, Rules, hand_score, max_griffin_bonuses, places
+from .refusal import Refusal, rules_or_refusal
 
-__all__ = [
-    "FORMAT",
-    "GRIFFIN_BONUS",
-    "MERMAID_BONUS",
-    "Entry",
-    "ScoreSheet",
-    "SheetError",
-    "check_count",
-    "max_griffin_bonuses",
-]
+__all__ = ["FORMAT", "Entry", "ScoreSheet", "SheetError", "check_count"]
 
 #: The `format` field of a saved sheet.
 FORMAT = "minodice-sheet/1"
-#: Points for a trick won with a mermaid face in which the minotaur face was rolled.
-MERMAID_BONUS = 50
-#: Points for each griffin face rolled in a trick won with the minotaur face.
-GRIFFIN_BONUS = 30
 
 _ENTRY_KEYS = {"bid", "won", "mermaid", "griffins"}
 
 
-class SheetError(ValueError):
-    """An entry or a saved sheet the score sheet refuses; the message says who and why."""
+class SheetError(Refusal):
+    """An entry or a saved sheet the score sheet refuses: `code` (in `codes.SHEET_REFUSALS`, or an engine
+    code a replay passed on), `params`, and the English words naming who and why.
+
+    `hand`, `trick`, `player` say where a refusal happened (a saved hand, a trick
+    entered): they are added to the params as `in_hand`, `in_trick`, `in_player`
+    and to the front of the English words ("hand 3, trick 1, Ana's roll: ...").
+
+    >>> e = SheetError("nothing_to_undo")
+    >>> e.code, str(e)
+    ('nothing_to_undo', 'there is no hand to undo: none has been entered yet')
+    >>> str(e.within(hand=3))
+    'hand 3: there is no hand to undo: none has been entered yet'
+    """
+
+    def __init__(
+        self,
+        code: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        message: str | None = None,
+        hand: int | None = None,
+        trick: int | None = None,
+        player: str | None = None,
+    ) -> None:
+        super().__init__(code, params, message=message)
+        #: The English words without where the refusal happened.
+        self.words = self.message
+        where = {k: v for k, v in (("in_hand", hand), ("in_trick", trick), ("in_player", player)) if v is not None}
+        if where:
+            self.params.update(where)
+            self.message = _where(hand, trick, player) + self.words
+            self.args = (self.message,)
+
+    def within(self, *, hand: int, trick: int | None = None, player: str | None = None) -> SheetError:
+        """The same refusal, said to have happened in hand `hand` (and trick `trick`, `player`'s roll)."""
+        params = {k: v for k, v in self.params.items() if k not in _WHERE}
+        return SheetError(self.code, params, message=self.words, hand=hand, trick=trick, player=player)
+
+
+_WHERE = ("in_hand", "in_trick", "in_player")
+
+
+def _where(hand: int | None, trick: int | None, player: str | None) -> str:
+    """ "hand 3: ", "hand 3, trick 1: ", "hand 3, trick 1, Ana's roll: " (English)."""
+    parts = [f"hand {hand}"] if hand is not None else []
+    if trick is not None:
+        parts.append(f"trick {trick}")
+    if player is not None:
+        parts.append(f"{player}'s roll")
+    return ", ".join(parts) + ": "
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,25 +110,23 @@ class Entry:
         return {"bid": self.bid, "won": self.won, "mermaid": self.mermaid, "griffins": self.griffins}
 
 
+#: `check_count`'s `what` → (code when not a whole number, code when out of 0..dice).
+_COUNT_CODES = {
+    "bid": ("bid_not_whole", "bid_beyond_dice"),
+    "won": ("won_not_whole", "won_beyond_dice"),
+    "tricks won": ("won_not_whole", "won_beyond_dice"),
+}
+
+
 def check_count(player: str, what: str, value: object, dice: int) -> int:
-    """`value` as a bid or a number of tricks for a hand of `dice` dice, or a SheetError naming `player`."""
+    """`value` as a bid (`what` "bid") or a number of tricks (`what` "won" or "tricks won") for a hand
+    of `dice` dice, or a SheetError naming `player`."""
+    not_whole, beyond = _COUNT_CODES[what]
     if type(value) is not int:
-        raise SheetError(f"{player}'s {what} must be a whole number from 0 to {dice}, not {value!r}")
+        raise SheetError(not_whole, {"player": player, "value": repr(value), "dice": dice})
     if not 0 <= value <= dice:
-        raise SheetError(
-            f"{player}'s {what} cannot be {value}: this hand has {_dice(dice)}, so it goes from 0 to {dice}"
-        )
+        raise SheetError(beyond, {"player": player, "value": value, "dice": dice})
     return value
-
-
-def _dice(n: int) -> str:
-    """ "1 die", "2 dice" … for messages."""
-    return f"{n} {'die' if n == 1 else 'dice'}"
-
-
-def max_griffin_bonuses(players: int) -> int:
-    """Most +30s one hand can give: one per griffin die, and the minotaur's trick has players − 1 other dice."""
-    return min(BAG_COUNTS[Die.GRIFFIN], players - 1)
 
 
 class ScoreSheet:
@@ -163,10 +199,7 @@ class ScoreSheet:
         An impossible hand raises SheetError and leaves the sheet as it was.
         """
         if self.finished:
-            raise SheetError(
-                f"all {self.hand_count} hands of this game are already entered: "
-                "undo or correct a hand instead"
-            )
+            raise SheetError("sheet_finished", {"hands": self.hand_count})
         hand = len(self._hands) + 1
         self._hands.append(self.validate(hand, entries))
         return hand
@@ -179,7 +212,7 @@ class ScoreSheet:
     def undo(self) -> int:
         """Remove the last hand entered; return its number."""
         if not self._hands:
-            raise SheetError("there is no hand to undo: none has been entered yet")
+            raise SheetError("nothing_to_undo")
         self._hands.pop()
         return len(self._hands) + 1
 
@@ -198,25 +231,25 @@ class ScoreSheet:
         if isinstance(entries, Mapping):
             unknown = [str(k) for k in entries if k not in self.players]
             if unknown:
-                raise SheetError(f"{', '.join(unknown)} is not playing: the players are {', '.join(self.players)}")
+                raise SheetError("player_not_playing", {"name": unknown[0], "players": self.players})
             missing = [p for p in self.players if p not in entries]
             if missing:
-                raise SheetError(f"the hand has no line for {', '.join(missing)}")
+                raise SheetError("no_line_for", {"players": missing})
             lines = tuple(entries[p] for p in self.players)
         else:
             lines = tuple(entries)
             if len(lines) != len(self.players):
-                raise SheetError(f"a hand needs one line per player ({len(self.players)}), not {len(lines)}")
+                raise SheetError("line_count", {"players": len(self.players), "lines": len(lines)})
         for player, entry in zip(self.players, lines):
             if not isinstance(entry, Entry):
-                raise SheetError(f"{player}'s line is not a bid, tricks and bonuses")
+                raise SheetError("line_not_entry", {"player": player})
         return lines
 
     def _index(self, hand: object) -> int:
         """The list index of hand number `hand`, which must have been entered."""
         if type(hand) is not int or not 1 <= hand <= len(self._hands):
-            entered = f"hands 1 to {len(self._hands)}" if self._hands else "no hands yet"
-            raise SheetError(f"there is no hand {hand!r} on the sheet: it has {entered}")
+            code = "no_such_hand" if self._hands else "no_hand_yet"
+            raise SheetError(code, {"hand": repr(hand), "hands": len(self._hands)})
         return hand - 1
 
     # --- saving ----------------------------------------------------------------------
@@ -238,23 +271,23 @@ class ScoreSheet:
     def from_dict(cls, data: object) -> ScoreSheet:
         """A sheet from its JSON form, every hand checked again; anything wrong is a SheetError."""
         if not isinstance(data, dict):
-            raise SheetError("a score sheet is a JSON object with players, scoring and hands")
+            raise SheetError("sheet_not_object")
         if data.get("format") != FORMAT:
-            raise SheetError(f"this is not a Mino Dice score sheet (its format is not {FORMAT!r})")
+            raise SheetError("not_a_sheet", {"format": FORMAT})
         players = data.get("players")
         if not isinstance(players, list):
-            raise SheetError("the sheet's players must be a list of names")
+            raise SheetError("players_not_list")
         sheet = cls(players, data.get("scoring", "standard"))  # type: ignore[arg-type]
         hands = data.get("hands", [])
         if not isinstance(hands, list):
-            raise SheetError("the sheet's hands must be a list")
+            raise SheetError("hands_not_list")
         if len(hands) > sheet.hand_count:
-            raise SheetError(f"the sheet has {len(hands)} hands, but the game has only {sheet.hand_count}")
+            raise SheetError("too_many_hands", {"hands": len(hands), "most": sheet.hand_count})
         for number, hand in enumerate(hands, start=1):
             try:
                 sheet.enter(_lines_from_json(hand, len(sheet.players)))
             except SheetError as exc:
-                raise SheetError(f"hand {number}: {exc}") from None
+                raise exc.within(hand=number) from None
         return sheet
 
     @classmethod
@@ -263,7 +296,7 @@ class ScoreSheet:
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-            raise SheetError(f"the score sheet is not valid JSON ({exc})") from None
+            raise SheetError("not_json", {"error": str(exc)}) from None
         return cls.from_dict(data)
 
     def to_csv(self) -> str:
@@ -287,41 +320,40 @@ class ScoreSheet:
 def _checked_players(players: object) -> tuple[str, ...]:
     """3 to 6 distinct, non-empty, printable names (trimmed), or a SheetError."""
     if isinstance(players, str) or not isinstance(players, Sequence):
-        raise SheetError("the players must be a list of names")
+        raise SheetError("players_not_list")
     names = []
     for name in players:
         if not isinstance(name, str) or not name.strip():
-            raise SheetError(f"every player needs a name, not {name!r}")
+            raise SheetError("player_needs_name", {"name": repr(name)})
         if not name.isprintable():
-            raise SheetError(f"the name {name!r} has characters that cannot be shown")
+            raise SheetError("name_not_printable", {"name": repr(name)})
         names.append(name.strip())
     if not MIN_SEATS <= len(names) <= MAX_SEATS:
-        raise SheetError(f"Mino Dice is played by {MIN_SEATS} to {MAX_SEATS} players, not {len(names)}")
+        raise SheetError("player_count", {"low": MIN_SEATS, "high": MAX_SEATS, "count": len(names)})
     folded = [n.casefold() for n in names]
     for i, name in enumerate(names):
         if folded[i] in folded[:i]:
-            raise SheetError(f"two players are called {name}: give every player a different name")
+            raise SheetError("same_name", {"name": name})
     return tuple(names)
 
 
 def _checked_rules(scoring: object) -> Rules:
     """Rules for the scoring variant `scoring`, or a SheetError naming the choices."""
     if not isinstance(scoring, str):
-        raise SheetError("the scoring must be " + " or ".join(RULE_OPTIONS["scoring"][0]))
-    try:
-        return Rules(scoring=scoring)
-    except RuleError as exc:
-        raise SheetError(str(exc)) from None
+        raise SheetError("scoring_not_text", {"choices": ", ".join(RULE_OPTIONS["scoring"][0])})
+    return rules_or_refusal(SheetError, scoring=scoring)
 
 
 def _check_line(player: str, entry: Entry, dice: int) -> None:
     """Bid and tricks within 0..dice, and bonus fields of the right kind."""
     check_count(player, "bid", entry.bid, dice)
-    check_count(player, "tricks won", entry.won, dice)
+    check_count(player, "won", entry.won, dice)
     if type(entry.mermaid) is not bool:
-        raise SheetError(f"{player}'s +50 must be yes or no, not {entry.mermaid!r}")
+        raise SheetError("mermaid_not_yes_no", {"player": player, "points": MERMAID_BONUS, "value": repr(entry.mermaid)})
     if type(entry.griffins) is not int or entry.griffins < 0:
-        raise SheetError(f"{player}'s number of +30 bonuses must be a whole number of 0 or more, not {entry.griffins!r}")
+        raise SheetError(
+            "griffins_not_count", {"player": player, "points": GRIFFIN_BONUS, "value": repr(entry.griffins)}
+        )
 
 
 def _check_tricks(players: Sequence[str], lines: Sequence[Entry], dice: int) -> None:
@@ -329,10 +361,7 @@ def _check_tricks(players: Sequence[str], lines: Sequence[Entry], dice: int) -> 
     won = sum(e.won for e in lines)
     if won != dice:
         each = ", ".join(f"{p} {e.won}" for p, e in zip(players, lines))
-        raise SheetError(
-            f"the tricks add up to {won} ({each}), but a hand of {_dice(dice)} has exactly "
-            f"{dice} {'trick' if dice == 1 else 'tricks'}"
-        )
+        raise SheetError("tricks_do_not_add_up", {"won": won, "each": each, "dice": dice})
 
 
 def _check_bonuses(players: Sequence[str], lines: Sequence[Entry], rules: Rules, most_griffins: int) -> None:
@@ -341,59 +370,52 @@ def _check_bonuses(players: Sequence[str], lines: Sequence[Entry], rules: Rules,
     if not claimed:
         return
     if rules.landlubber:
-        raise SheetError(f"{claimed[0][0]} has a bonus, but landlubber scoring has no bonuses")
+        raise SheetError("bonus_under_landlubber", {"player": claimed[0][0]})
     for player, entry in claimed:
         _check_bonus_earned(player, entry)
     mermaids = [p for p, e in claimed if e.mermaid]
     griffins = [p for p, e in claimed if e.griffins]
     if len(mermaids) > 1:
-        raise SheetError(
-            f"{' and '.join(mermaids)} both have a +50, but there is one minotaur, so one +50 a hand at most"
-        )
+        raise SheetError("two_mermaid_bonuses", {"players": mermaids, "points": MERMAID_BONUS})
     if mermaids and griffins:
         raise SheetError(
-            f"{mermaids[0]} has a +50 and {' and '.join(griffins)} a +30: the one minotaur die cannot both "
-            "be captured by a mermaid (+50) and win its trick (+30) in the same hand"
+            "mermaid_and_griffin_bonuses",
+            {"player": mermaids[0], "players": griffins, "mermaid": MERMAID_BONUS, "griffin": GRIFFIN_BONUS},
         )
     if len(griffins) > 1:
-        raise SheetError(
-            f"{' and '.join(griffins)} all have +30s, but they all come from the one trick the minotaur "
-            "won, so only one player can have them"
-        )
+        raise SheetError("griffin_bonuses_split", {"players": griffins, "points": GRIFFIN_BONUS})
     count = sum(e.griffins for _, e in claimed)
     if count > most_griffins:
         raise SheetError(
-            f"{griffins[0]} has {count} +30 bonuses, but with {len(players)} players a minotaur's trick "
-            f"can hold at most {most_griffins} griffins"
+            "too_many_griffin_bonuses",
+            {"player": griffins[0], "count": count, "points": GRIFFIN_BONUS, "seats": len(players),
+             "most": most_griffins},
         )
 
 
 def _check_bonus_earned(player: str, entry: Entry) -> None:
     """A bonus needs a trick won and a non-zero bid made exactly."""
-    what = "a +50" if entry.mermaid else "a +30"
+    params = {"player": player, "points": MERMAID_BONUS if entry.mermaid else GRIFFIN_BONUS}
     if entry.won == 0:
-        raise SheetError(f"{player} has {what}, but won no trick: a bonus comes with a trick won")
+        raise SheetError("bonus_without_trick", params)
     if entry.bid == 0:
-        raise SheetError(f"{player} has {what}, but bid zero: bonuses never count on a zero bid")
+        raise SheetError("bonus_on_zero_bid", params)
     if entry.won != entry.bid:
-        raise SheetError(
-            f"{player} has {what}, but bid {entry.bid} and won {entry.won}: "
-            "bonuses count only when the bid is made exactly"
-        )
+        raise SheetError("bonus_bid_missed", {**params, "bid": entry.bid, "won": entry.won})
 
 
 def _lines_from_json(hand: object, players: int) -> list[Entry]:
     """The Entry lines of one saved hand; wrong shapes or fields are a SheetError."""
     if not isinstance(hand, list) or len(hand) != players:
-        raise SheetError(f"a hand must be a list of {players} lines, one per player")
+        raise SheetError("hand_not_list", {"players": players})
     lines = []
     for seat, line in enumerate(hand, start=1):
         if not isinstance(line, dict):
-            raise SheetError(f"line {seat} must be an object with bid and won")
+            raise SheetError("line_not_object", {"line": seat})
         unknown = set(line) - _ENTRY_KEYS
         if unknown:
-            raise SheetError(f"line {seat} has unknown fields: {', '.join(sorted(map(str, unknown)))}")
+            raise SheetError("line_unknown_fields", {"line": seat, "fields": ", ".join(sorted(map(str, unknown)))})
         if "bid" not in line or "won" not in line:
-            raise SheetError(f"line {seat} needs both bid and won")
+            raise SheetError("line_needs_bid_and_won", {"line": seat})
         lines.append(Entry(line["bid"], line["won"], line.get("mermaid", False), line.get("griffins", 0)))
     return lines

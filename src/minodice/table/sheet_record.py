@@ -6,7 +6,8 @@ showed, in rolling order), the hands can be replayed through the engine with
 explicit chance (`Deal`: the dice each player rolled in the hand; `Land`: the
 face shown). The engine checks every roll — order, the colour rule — and the
 replay must agree with the sheet: the tricks each player won and the hand
-scores. Anything that does not fit is refused in words, naming hand and trick.
+scores. Anything that does not fit is a `SheetError` naming hand and trick (and
+the roll); an engine refusal keeps its `IllegalAction` code and params.
 """
 
 from __future__ import annotations
@@ -35,48 +36,58 @@ def record_from_sheet(
     seats = len(players)
     hands = sheet.hands
     if not hands:
-        raise SheetError("the sheet has no hands yet: there is nothing to make a record of")
+        raise SheetError("record_no_hands")
     if len(tricks) != len(hands):
-        raise SheetError(f"the sheet has {len(hands)} hands but tricks were given for {len(tricks)}")
+        raise SheetError("record_hand_count", {"hands": len(hands), "given": len(tricks)})
     index = {name.casefold(): s for s, name in enumerate(players)}
     rules = Rules(scoring=sheet.scoring, hand_start=hand_start)
     first = _first_roller(tricks[0], index, hand=1)
     game = Game(seats, names=players, rules=rules, chance=EXTERNAL, first_start=first)
     for h, (entries, hand_tricks) in enumerate(zip(hands, tricks), start=1):
         if len(hand_tricks) != h:
-            raise SheetError(f"hand {h} has {h} tricks; {len(hand_tricks)} were entered")
+            raise SheetError("record_trick_count", {"hand": h, "given": len(hand_tricks)})
         seated = [[(_seat(name, index, h, t), die, face) for name, die, face in trick]
                   for t, trick in enumerate(hand_tricks, start=1)]
-        dealt: list[list[Die]] = [[] for _ in range(seats)]
-        for t, trick in enumerate(seated, start=1):
-            if sorted(s for s, _, _ in trick) != list(range(seats)):
-                raise SheetError(f"hand {h}, trick {t}: every player rolls exactly once in a trick")
-            for s, die, _ in trick:
-                dealt[s].append(die)
-        try:
-            game.apply(Deal(tuple(tuple(sorted(row, key=lambda d: d.index)) for row in dealt)))
-            for s, entry in enumerate(entries):
-                game.apply(Bid(s, entry.bid))
-            for trick in seated:
-                for s, die, face in trick:
-                    game.apply(Roll(s, die))
-                    game.apply(Land(face))
-        except (IllegalAction, ValueError) as exc:
-            raise SheetError(f"hand {h}: the tricks entered cannot have been played: {exc}") from None
+        _replay(game, h, entries, seated, players)
         _agree(game, entries, players, h, sheet.hand_scores(h))
     return records.from_game(game)
+
+
+def _replay(game: Game, hand: int, entries: Sequence[Any], seated: Sequence[Sequence[tuple[int, Die, Face]]],
+            players: Sequence[str]) -> None:
+    """Deal, bid and roll hand `hand` through the engine; its refusals keep their codes, with where they happened."""
+    dealt: list[list[Die]] = [[] for _ in players]
+    for t, trick in enumerate(seated, start=1):
+        if sorted(s for s, _, _ in trick) != list(range(len(players))):
+            raise SheetError("record_roll_once", hand=hand, trick=t)
+        for s, die, _ in trick:
+            dealt[s].append(die)
+    try:
+        game.apply(Deal(tuple(tuple(sorted(row, key=lambda d: d.index)) for row in dealt)))
+        for s, entry in enumerate(entries):
+            game.apply(Bid(s, entry.bid))
+    except IllegalAction as exc:
+        raise SheetError(exc.code, exc.params, message=exc.message, hand=hand) from None
+    for t, trick in enumerate(seated, start=1):
+        for s, die, face in trick:
+            try:
+                game.apply(Roll(s, die))
+                game.apply(Land(face))
+            except IllegalAction as exc:
+                raise SheetError(exc.code, exc.params, message=exc.message, hand=hand, trick=t,
+                                 player=players[s]) from None
 
 
 def _seat(name: str, index: dict[str, int], hand: int, trick: int) -> int:
     seat = index.get(name.strip().casefold())
     if seat is None:
-        raise SheetError(f"hand {hand}, trick {trick}: {name!r} is not a player on this sheet")
+        raise SheetError("record_not_a_player", {"name": name}, hand=hand, trick=trick)
     return seat
 
 
 def _first_roller(hand_tricks: Sequence[TrickRolls], index: dict[str, int], hand: int) -> int:
     if not hand_tricks or not hand_tricks[0]:
-        raise SheetError(f"hand {hand}: no rolls were entered for its first trick")
+        raise SheetError("record_no_rolls", hand=hand)
     return _seat(hand_tricks[0][0][0], index, hand, 1)
 
 
@@ -86,9 +97,9 @@ def _agree(game: Game, entries: Sequence[Any], players: Sequence[str], hand: int
     won = [sum(1 for t in log.tricks if t.winner == s) for s in range(len(players))]
     for s, entry in enumerate(entries):
         if won[s] != entry.won:
-            raise SheetError(f"hand {hand}: by the tricks entered {players[s]} won {won[s]}, "
-                             f"but the sheet says {entry.won}")
+            raise SheetError("record_won_differs", {"player": players[s], "won": won[s], "sheet": entry.won},
+                             hand=hand)
     if log.scores is not None and list(log.scores) != list(scores):
         diff = next(s for s in range(len(players)) if log.scores[s] != scores[s])
-        raise SheetError(f"hand {hand}: by the tricks entered {players[diff]} scores {log.scores[diff]}, "
-                         f"but the sheet says {scores[diff]} (check the bonuses)")
+        raise SheetError("record_score_differs",
+                         {"player": players[diff], "score": log.scores[diff], "sheet": scores[diff]}, hand=hand)

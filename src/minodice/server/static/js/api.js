@@ -14,15 +14,17 @@ export function recordUrl(code) {
   return `/api/tables/${encodeURIComponent(code)}/record`;
 }
 
+// A refused request: the server's {code, params} (translated by codes.js), and the HTTP status.
 class ApiError extends Error {
   constructor(status, detail) {
     super(detail?.message || `HTTP ${status}`);
     this.status = status;
+    this.params = {};
     if (detail && typeof detail === "object" && !Array.isArray(detail)) {
       this.code = detail.code;
-      Object.assign(this, detail.params || {});
+      this.params = detail.params || {};
     } else if (status === 422) {
-      this.code = "bad_request";
+      this.code = "bad_request"; // a body the server's schema refused (FastAPI's own 422)
     }
   }
 }
@@ -81,6 +83,7 @@ export async function listGames(limit = 20, offset = 0) {
   return res?.games || [];
 }
 
+// What a table can be created with (rule options, bots) and the dice table.
 export async function options() {
   return call("GET", "/api/options");
 }
@@ -191,6 +194,8 @@ export function connect(code, token, { onMessage, onState }) {
 }
 
 // One server message → {table, seat, view, events, eventsFrom, full, error, rematch}.
+// A view carries the rules' answers (docs/server-protocol.md): `trick` (lead, leading,
+// reason, bonus_why, order), `refusals` and each finished trick's `reason`.
 export function normalize(msg) {
   const out = {};
   if (msg.table) out.table = normalizeTable(msg.table);
@@ -207,7 +212,7 @@ export function normalize(msg) {
       out.toAct = msg.to_act;
       break;
     case "error":
-      out.error = { code: msg.code, message: msg.message, ...(msg.params || {}) };
+      out.error = { code: msg.code, message: msg.message, params: msg.params || {} };
       break;
     case "rematch":
       out.rematch = msg.code;

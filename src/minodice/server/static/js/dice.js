@@ -1,20 +1,30 @@
 // Dice drawn as SVG. Number dice are told apart by colour, by a pattern and by a
-// letter (from the translation files), never by colour alone.
+// letter (from the translation files), never by colour alone. What each die is — its
+// faces, whether it is special — comes from the server's dice table (GET /api/options,
+// given to setDiceTable at start): this file only draws and names.
 import { t } from "./i18n.js";
 
-export const DICE = ["minotaur", "griffin", "mermaid", "red", "yellow", "purple", "gray"];
-export const SPECIAL = new Set(["minotaur", "griffin", "mermaid"]);
-export const FACES = {
-  minotaur: ["minotaur", "minotaur", "minotaur", "minotaur", "flag", "flag"],
-  griffin: ["griffin", "griffin", "griffin", "griffin", "flag", "flag"],
-  mermaid: ["mermaid", "mermaid", "mermaid", "mermaid", "flag", "flag"],
-  red: ["5", "5", "6", "6", "7", "7"],
-  yellow: ["3", "3", "4", "4", "5", "5"],
-  purple: ["1", "1", "2", "2", "3", "3"],
-  gray: ["flag", "flag", "flag", "1", "1", "7"],
-};
-// What a die in the hand shows before it is rolled: its range of numbers.
-const RANGE = { red: "5–7", yellow: "3–5", purple: "1–3", gray: "0·1·7" };
+let table = new Map(); // die name → {die, faces, special, bag}
+
+/** Use the server's dice table: [{die, faces, special, bag}, ...] in table order. */
+export function setDiceTable(dice) {
+  table = new Map((dice || []).map((d) => [d.die, d]));
+}
+
+/** The served entry of a die: {die, faces, special, bag} (undefined before the table is loaded). */
+export function dieInfo(die) {
+  return table.get(die);
+}
+
+// What a die in the hand shows before it is rolled: its numbers as a range ("5–7") when
+// they follow each other, else each face ("⚑·1·7"; a flag drawn as ⚑).
+function rangeLabel(die) {
+  const faces = [...new Set(dieInfo(die)?.faces || [])];
+  const nums = faces.map(Number);
+  const run = faces.length > 1 && nums.every((n, i) => Number.isInteger(n) && (i === 0 || n === nums[i - 1] + 1));
+  if (run) return `${nums[0]}–${nums[nums.length - 1]}`;
+  return faces.map((f) => (/^\d+$/.test(f) ? f : "⚑")).join("·");
+}
 
 const PATTERN = {
   // diagonal stripes
@@ -59,9 +69,9 @@ export function dieSVG(die, face = null, { label = null } = {}) {
   const letter = t(`die.${die}.letter`);
   let middle;
   if (face === null) {
-    middle = SPECIAL.has(die)
-      ? `<g class="sym">${SYMBOL[die]}</g>`
-      : `<text x="50" y="60" class="range" text-anchor="middle">${esc(RANGE[die])}</text>`;
+    middle = dieInfo(die)?.special
+      ? `<g class="sym">${SYMBOL[die] || ""}</g>`
+      : `<text x="50" y="60" class="range" text-anchor="middle">${esc(rangeLabel(die))}</text>`;
   } else if (face in SYMBOL) {
     middle = `<g class="sym">${SYMBOL[face]}</g>`;
   } else {

@@ -1,29 +1,31 @@
 // The score sheet and trick referee for games played with real dice (sheet.html).
-// The server checks and scores everything (/api/sheet/check, /api/trick); this page
-// only keeps the sheet (in localStorage, so it survives a reload) and shows it.
-import { DICE, FACES, dieName, faceName } from "./dice.js";
+// The server checks and scores everything (/api/sheet/check, /api/trick) and sends the
+// dice table and the seat limits (/api/options); this page holds no rule. It keeps the
+// sheet (in localStorage, so it survives a reload), shows it, and puts every refusal,
+// reason, bonus and foul in the player's language from its code ("code.<code>").
+import { codeText } from "./codes.js";
+import { dieName, faceName } from "./dice.js";
 import { $, el } from "./dom.js";
-import { currentLanguage, onLanguage, pickLanguage, setLanguage, t, translateTree } from "./i18n.js";
-import { explainTrick } from "./rules.js";
+import { currentLanguage, has, nameList, onLanguage, pickLanguage, setLanguage, t, translateTree } from "./i18n.js";
 
 const STORE = "minodice.sheet";
 const FORMAT = "minodice-sheet/1";
-const MAX_PLAYERS = 6;
-const MIN_PLAYERS = 3;
-const NUMBER_DICE = ["red", "yellow", "purple", "gray"];
 
 const S = {
+  dice: [], // the dice table from /api/options: [{die, faces, special, bag}]
+  seats: null, // players at a table, from /api/options: {min, max}
   sheet: null, // {format, players, scoring, hands} as the server returned it
   report: null, // the last /api/sheet/check answer
   draft: [], // the hand being typed: [{bid, won, mermaid, griffins}] as typed
-  setupNames: ["", "", "", "", "", ""],
-  refused: "", // the server's refusal of the hand being typed
+  setupNames: [],
+  refused: null, // the server's refusal of the hand being typed: {code, message, params}
   rolls: [], // the referee's rolls: [{name, die, face, check, held: [colours]}]
+  verdict: null, // the referee's last answer, or {refused: {code, message, params}}
   // Each hand's tricks as entered with the referee, by hand (tricks[h - 1]; the hand being
   // typed is tricks[hands.length]): per trick [{player, roll: "die:face"}] in rolling order.
   tricks: [],
   lastTrick: null, // the referee's last judged trick, ready to be added to the hand being typed
-  recordRefused: "", // the server's refusal of the game record
+  recordRefused: null, // the server's refusal of the game record: {code, message, params}
 };
 
 // --- small helpers -------------------------------------------------------------------------
@@ -62,22 +64,75 @@ async function post(path, body) {
   }
 }
 
-/** The refusal message of an error response (the server's own words), or a generic text. */
+/** The refusal of an error response: {code, message, params} (code null when the answer has none). */
 async function refusal(res) {
   try {
     const body = await res.json();
-    if (body?.detail?.message) return body.detail.message;
+    if (body?.detail?.code) return { params: {}, ...body.detail };
   } catch {
     // not JSON: fall through
   }
-  return t("error.generic");
+  return { code: null, message: t("error.generic"), params: {} };
 }
 
-/** Ask the server to check and score `sheet`: {ok: true, report} or {ok: false, message}. */
+/** Ask the server to check and score `sheet`: {ok: true, report} or {ok: false, refused}. */
 async function checkSheet(sheet) {
   const res = await post("/api/sheet/check", sheet);
   if (res.ok) return { ok: true, report: await res.json() };
-  return { ok: false, message: await refusal(res) };
+  return { ok: false, refused: await refusal(res) };
+}
+
+/** The dice table and seat limits the server plays with (GET /api/options). */
+async function loadOptions() {
+  const res = await fetch("/api/options");
+  if (!res.ok) throw new Error(`/api/options: ${res.status}`);
+  const options = await res.json();
+  if (!Array.isArray(options.dice) || !options.dice.length || !options.seats) {
+    throw new Error("/api/options: no dice table or seats");
+  }
+  S.dice = options.dice;
+  S.seats = options.seats;
+}
+
+// --- codes in words ------------------------------------------------------------------------
+
+// List params (names, dice, faces) are joined the language's way, their dice and faces translated;
+// codes.js translates everything else (die, face and rule-option names) from "code.<code>".
+const DIE_LISTS = new Set(["dice", "held"]);
+const FACE_LISTS = new Set(["faces"]);
+
+const dieWord = (die) => (has(`die.${die}`) ? dieName(die) : String(die));
+const faceWord = (face) => (has(`face.${face}`) ? faceName(face) : String(face));
+
+/** `params` with each list param as one phrase ("Ana et Ben", "Rouge, Jaune et Gris"). */
+function listParams(params) {
+  const out = { ...(params || {}) };
+  for (const [key, value] of Object.entries(out)) {
+    if (!Array.isArray(value)) continue;
+    const word = DIE_LISTS.has(key) ? dieWord : FACE_LISTS.has(key) ? faceWord : String;
+    out[key] = nameList(value.map(word));
+  }
+  return out;
+}
+
+/** The words of a code with its params in the page's language, or null if the code has none. */
+function wordsOf(code, params) {
+  return (code && codeText(code, listParams(params))) || null;
+}
+
+/** A reason ({code, params}: a trick's, a bonus's, a foul's) in words. */
+function reasonText(reason) {
+  return wordsOf(reason.code, reason.params) ?? reason.code;
+}
+
+/** A refusal ({code, message, params}) in words, with the hand, trick and roll it is about. */
+function refusalText(refused) {
+  const text = wordsOf(refused.code, refused.params) ?? refused.message ?? t("error.generic");
+  const { in_hand: hand, in_trick: trick, in_player: player } = refused.params || {};
+  if (hand == null) return text;
+  if (trick == null) return t("pad.at_hand", { hand, text });
+  if (player == null) return t("pad.at_trick", { hand, trick, text });
+  return t("pad.at_roll", { hand, trick, player, text });
 }
 
 function failText(err) {
@@ -102,18 +157,18 @@ function load() {
       S.sheet = data.sheet && typeof data.sheet === "object" ? data.sheet : null;
       S.draft = Array.isArray(data.draft) ? data.draft : [];
       S.tricks = Array.isArray(data.tricks) ? data.tricks.map((h) => (Array.isArray(h) ? h : [])) : [];
-      if (Array.isArray(data.setupNames)) S.setupNames = data.setupNames.slice(0, MAX_PLAYERS).map(String);
+      if (Array.isArray(data.setupNames)) S.setupNames = data.setupNames.slice(0, S.seats.max).map(String);
     }
   } catch {
     S.sheet = null;
   }
-  while (S.setupNames.length < MAX_PLAYERS) S.setupNames.push("");
+  while (S.setupNames.length < S.seats.max) S.setupNames.push("");
 }
 
 function adopt(report) {
   S.report = report;
   S.sheet = report.sheet;
-  S.recordRefused = "";
+  S.recordRefused = null;
   save();
 }
 
@@ -122,18 +177,18 @@ function adopt(report) {
 function renderSetup() {
   const list = $("setup-names");
   list.textContent = "";
-  for (let i = 0; i < MAX_PLAYERS; i++) {
+  for (let i = 0; i < S.seats.max; i++) {
     const input = el("input", {
       id: `setup-name-${i}`,
       maxlength: "24",
-      required: i < MIN_PLAYERS,
+      required: i < S.seats.min,
       value: S.setupNames[i] || "",
       oninput: (e) => {
         S.setupNames[i] = e.target.value;
         save();
       },
     });
-    const label = i < MIN_PLAYERS ? t("pad.player_n", { n: i + 1 }) : t("pad.player_optional", { n: i + 1 });
+    const label = i < S.seats.min ? t("pad.player_n", { n: i + 1 }) : t("pad.player_optional", { n: i + 1 });
     list.append(el("li", {}, labelled(label, input)));
   }
 }
@@ -146,7 +201,7 @@ async function onSetup(event) {
   try {
     const got = await checkSheet(sheet);
     if (!got.ok) {
-      box.textContent = t("pad.refused", { message: got.message });
+      box.textContent = t("pad.refused", { message: refusalText(got.refused) });
       box.hidden = false;
       return;
     }
@@ -219,7 +274,7 @@ function renderHandForm() {
   lines.textContent = "";
   S.sheet.players.forEach((name, i) => lines.append(handLine(name, i, bonuses)));
   const box = $("hand-error");
-  box.textContent = S.refused ? t("pad.refused", { message: S.refused }) : "";
+  box.textContent = S.refused ? t("pad.refused", { message: refusalText(S.refused) }) : "";
   box.hidden = !S.refused;
 }
 
@@ -257,7 +312,7 @@ async function onAddHand(event) {
   const empty = firstEmpty(hand);
   if (empty) {
     const key = empty.field === "bid" ? "pad.missing_bid" : "pad.missing_won";
-    S.refused = "";
+    S.refused = null;
     showRefusal(t(key, { name: S.sheet.players[empty.i] }));
     $(`${empty.field}-${empty.i}`).focus();
     return;
@@ -266,11 +321,11 @@ async function onAddHand(event) {
   try {
     const got = await checkSheet(sheet);
     if (!got.ok) {
-      S.refused = got.message;
-      showRefusal(t("pad.refused", { message: got.message }));
+      S.refused = got.refused;
+      showRefusal(t("pad.refused", { message: refusalText(got.refused) }));
       return;
     }
-    S.refused = "";
+    S.refused = null;
     S.draft = [];
     adopt(got.report);
     render();
@@ -362,7 +417,7 @@ function renderPad() {
   $("download-csv").disabled = !S.sheet.hands.length;
   $("download-record").hidden = !allTricksEntered();
   const box = $("record-error");
-  box.textContent = S.recordRefused ? t("pad.record_refused", { message: S.recordRefused }) : "";
+  box.textContent = S.recordRefused ? t("pad.record_refused", { message: refusalText(S.recordRefused) }) : "";
   box.hidden = !S.recordRefused;
 }
 
@@ -374,10 +429,10 @@ async function onUndo() {
   const undone = S.sheet.hands[S.sheet.hands.length - 1];
   try {
     const got = await checkSheet({ ...S.sheet, hands });
-    if (!got.ok) return showError(got.message);
+    if (!got.ok) return showError(refusalText(got.refused));
     // The undone hand goes back into the form, ready to be corrected.
     S.draft = undone.map((l) => ({ bid: String(l.bid), won: String(l.won), mermaid: l.mermaid, griffins: String(l.griffins) }));
-    S.refused = "";
+    S.refused = null;
     adopt(got.report);
     render();
     $("bid-0")?.focus();
@@ -399,7 +454,7 @@ async function saveAs(res, filename) {
 async function onDownload() {
   try {
     const res = await post("/api/sheet/csv", S.sheet);
-    if (!res.ok) return showError(await refusal(res));
+    if (!res.ok) return showError(refusalText(await refusal(res)));
     await saveAs(res, "minodice-sheet.csv");
   } catch (err) {
     showError(failText(err));
@@ -463,7 +518,7 @@ async function onDownloadRecord() {
   const body = { sheet: S.sheet, tricks: S.tricks.slice(0, S.sheet.hands.length), hand_start: "rotate" };
   try {
     const res = await post("/api/sheet/record", body);
-    S.recordRefused = res.ok ? "" : await refusal(res);
+    S.recordRefused = res.ok ? null : await refusal(res);
     renderPad();
     if (res.ok) await saveAs(res, "minodice-sheet-record.json");
   } catch (err) {
@@ -473,13 +528,13 @@ async function onDownloadRecord() {
 
 function onNewSheet() {
   if (!window.confirm(t("pad.confirm_new"))) return;
-  if (S.sheet) S.setupNames = [...S.sheet.players, "", "", "", "", "", ""].slice(0, MAX_PLAYERS);
+  if (S.sheet) S.setupNames = [...S.sheet.players, ...Array(S.seats.max).fill("")].slice(0, S.seats.max);
   S.sheet = null;
   S.report = null;
   S.draft = [];
   S.tricks = [];
   S.lastTrick = null;
-  S.refused = "";
+  S.refused = null;
   save();
   render();
   $("setup-name-0").focus();
@@ -489,12 +544,20 @@ function onNewSheet() {
 
 function defaultRolls() {
   const names = S.sheet?.players || [];
-  const count = Math.max(MIN_PLAYERS, Math.min(MAX_PLAYERS, names.length || MIN_PLAYERS));
+  const { min, max } = S.seats;
+  const count = Math.max(min, Math.min(max, names.length || min));
   return Array.from({ length: count }, (_, i) => newRoll(names[i] || ""));
 }
 
+/** The distinct faces of `die`, in the server's dice table order. */
+function facesOf(die) {
+  return [...new Set(S.dice.find((d) => d.die === die)?.faces || [])];
+}
+
+/** A fresh roll: the table's first number die, showing its first face. */
 function newRoll(name) {
-  return { name, die: "red", face: "5", check: false, held: [] };
+  const first = S.dice.find((d) => !d.special) || S.dice[0];
+  return { name, die: first.die, face: first.faces[0], check: false, held: [] };
 }
 
 function dieSelect(roll, i) {
@@ -502,18 +565,21 @@ function dieSelect(roll, i) {
     id: `ref-die-${i}`,
     onchange: (e) => {
       roll.die = e.target.value;
-      roll.face = FACES[roll.die].includes(roll.face) ? roll.face : FACES[roll.die][0];
+      const faces = facesOf(roll.die);
+      roll.face = faces.includes(roll.face) ? roll.face : faces[0];
       renderReferee();
       $(`ref-die-${i}`).focus();
     },
   });
-  for (const die of DICE) select.append(el("option", { value: die, selected: die === roll.die, text: dieName(die) }));
+  for (const { die } of S.dice) {
+    select.append(el("option", { value: die, selected: die === roll.die, text: dieName(die) }));
+  }
   return select;
 }
 
 function faceSelect(roll, i) {
   const select = el("select", { id: `ref-face-${i}`, onchange: (e) => (roll.face = e.target.value) });
-  for (const face of new Set(FACES[roll.die])) {
+  for (const face of facesOf(roll.die)) {
     select.append(el("option", { value: face, selected: face === roll.face, text: faceName(face) }));
   }
   return select;
@@ -533,7 +599,7 @@ function heldPart(roll, i) {
   });
   const parts = [el("label", { class: "check" }, box, el("span", { text: t("ref.check_held") }))];
   if (roll.check) {
-    const colours = NUMBER_DICE.map((die) =>
+    const colours = S.dice.filter((d) => !d.special).map(({ die }) =>
       el(
         "label",
         { class: "check" },
@@ -588,7 +654,7 @@ function renderReferee() {
       ),
     );
   });
-  $("ref-add").disabled = S.rolls.length >= MAX_PLAYERS;
+  $("ref-add").disabled = S.rolls.length >= S.seats.max;
   $("ref-remove").disabled = S.rolls.length <= 2;
 }
 
@@ -603,37 +669,28 @@ function trickBody() {
   return { rolls, names, held, rules };
 }
 
-function whyText(rolls, rules) {
-  const why = explainTrick(rolls.map((r) => r.face), rules);
-  const p = {};
-  for (const [k, val] of Object.entries(why.params)) p[k] = /^\d$/.test(val) ? val : faceName(val);
-  return t(why.key, p) + (why.tie ? t("why.tie", p) : "");
-}
-
-function bonusText(v) {
-  if (!v.bonus) return null;
-  const name = v.winner_name;
-  if (v.rolls[v.winner].face === "mermaid") return t("ref.bonus_mermaid", { name });
-  return t("ref.bonus_griffins", { name, points: v.bonus, n: v.bonus / 30 });
-}
-
-function foulText(v, foul) {
-  return t("ref.foul", { name: v.names[foul.roll], die: dieName(foul.die), lead: dieName(foul.lead) });
-}
-
-function showVerdict(v, rules) {
+/** The referee's answer (or its refusal) in words, in the page's language. */
+function renderVerdict() {
   const box = $("ref-result");
   box.textContent = "";
+  const v = S.verdict;
+  if (!v) return;
+  if (v.refused) {
+    box.append(el("p", { class: "pad-refused", text: t("ref.refused", { message: refusalText(v.refused) }) }));
+    return;
+  }
   const w = v.rolls[v.winner];
   const what = t("die_shows", { die: dieName(w.die), face: faceName(w.face) });
   box.append(el("p", { class: "ref-winner", text: t("ref.winner", { name: v.winner_name, what }) }));
-  box.append(el("p", { text: t("ref.why", { why: whyText(v.rolls, rules) }) }));
+  box.append(el("p", { class: "ref-why", text: t("ref.why", { why: reasonText(v.reason) }) }));
   if (v.lead) box.append(el("p", { text: t("ref.lead", { die: dieName(v.lead) }) }));
-  const bonus = bonusText(v);
-  if (bonus) box.append(el("p", { class: "ref-bonus", text: bonus }));
-  const fouls = v.foul_rolls.map((foul) => el("li", { text: foulText(v, foul) }));
+  if (v.bonus_reason) {
+    const why = reasonText(v.bonus_reason);
+    box.append(el("p", { class: "ref-bonus", text: t("ref.bonus", { name: v.winner_name, why }) }));
+  }
+  const fouls = v.fouls.map((f) => el("li", { text: t("ref.foul", { name: v.names[f.roll], why: reasonText(f.reason) }) }));
   if (fouls.length) box.append(el("ul", { class: "ref-fouls" }, ...fouls));
-  else if (S.rolls.some((r) => r.check)) box.append(el("p", { text: t("ref.no_fouls") }));
+  else if (v.checked) box.append(el("p", { text: t("ref.no_fouls") }));
 }
 
 async function onReferee(event) {
@@ -642,15 +699,15 @@ async function onReferee(event) {
   try {
     const res = await post("/api/trick", body);
     if (!res.ok) {
-      const message = await refusal(res);
-      $("ref-result").textContent = "";
-      $("ref-result").append(el("p", { class: "pad-refused", text: t("ref.refused", { message }) }));
+      S.verdict = { refused: await refusal(res) };
       S.lastTrick = null;
+      renderVerdict();
       renderRecord();
       return;
     }
     const verdict = await res.json();
-    showVerdict(verdict, body.rules);
+    S.verdict = { ...verdict, checked: Object.keys(body.held).length > 0 };
+    renderVerdict();
     S.lastTrick = verdict.rolls.map((r, i) => ({ player: verdict.names[i], roll: `${r.die}:${r.face}` }));
     renderRecord();
   } catch (err) {
@@ -659,7 +716,7 @@ async function onReferee(event) {
 }
 
 function onAddRoll() {
-  if (S.rolls.length >= MAX_PLAYERS) return;
+  if (S.rolls.length >= S.seats.max) return;
   S.rolls.push(newRoll(S.sheet?.players?.[S.rolls.length] || ""));
   renderReferee();
   $(`ref-die-${S.rolls.length - 1}`).focus();
@@ -683,6 +740,7 @@ function render() {
   if (ready) renderPad();
   else renderSetup();
   renderReferee();
+  renderVerdict();
   renderRecord();
 }
 
@@ -696,7 +754,7 @@ async function restore() {
       S.sheet = got.report.sheet;
       return;
     }
-    showError(t("pad.restore_failed", { message: got.message }));
+    showError(t("pad.restore_failed", { message: refusalText(got.refused) }));
     S.sheet = null;
   } catch (err) {
     showError(failText(err)); // the sheet stays kept: a later visit checks it again
@@ -705,6 +763,7 @@ async function restore() {
 
 async function main() {
   await setLanguage(pickLanguage());
+  await loadOptions();
   $("lang-switch").addEventListener("change", (e) => setLanguage(e.target.value, { remember: true }));
   onLanguage(() => {
     translateTree(document);

@@ -1,0 +1,136 @@
+// The game's log, the score sheet and the podium (with the rematch).
+import * as api from "./api.js";
+import { dieName, faceName } from "./dice.js";
+import { $, el } from "./dom.js";
+import { nameList, t } from "./i18n.js";
+import { digest, enterTable } from "./net.js";
+import { S, getCookie, hostToken, plainName, saveToken, seatName, setCookie, showError } from "./state.js";
+
+function eventLine(ev) {
+  switch (ev.type) {
+    case "drawn":
+      return t("log.drawn", { hand: ev.hand, name: seatName(ev.start) });
+    case "bid_placed":
+      return ev.seat === S.seat && ev.bid !== null ? t("log.you_bid", { bid: ev.bid }) : t("log.bid_placed", { name: seatName(ev.seat) });
+    case "bids_revealed":
+      return t("log.bids_revealed", { list: ev.bids.map((b, i) => t("game.name_bid", { name: seatName(i), bid: b })).join(" · ") });
+    case "rolled":
+      return t("log.rolled", { name: seatName(ev.seat), die: dieName(ev.die), face: faceName(ev.face) });
+    case "trick_won":
+      return t("log.trick_won", { n: ev.trick, name: seatName(ev.seat), face: faceName(ev.face) });
+    case "hand_scored":
+      return t("log.hand_scored", { hand: ev.hand });
+    case "game_over":
+      return t("log.game_over");
+    default:
+      return null;
+  }
+}
+
+export function renderLog() {
+  if (!S.logOpen) return;
+  const ol = $("log");
+  ol.textContent = "";
+  for (const ev of S.events.slice(-80)) {
+    const line = eventLine(ev);
+    if (line) ol.append(el("li", { text: line }));
+  }
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+// One hand's row: each seat's score, bid and tricks won, and the bonus its score includes
+// (the server's `bonus_counted`: the sheet does not work out when a bonus counts).
+function sheetRow(row, n) {
+  const tr = el("tr", {}, el("th", { scope: "row", text: String(row.hand) }));
+  for (let i = 0; i < n; i++) {
+    const bonus = row.bonus_counted?.[i] || 0;
+    tr.append(
+      el(
+        "td",
+        { class: row.scores[i] < 0 ? "neg" : "" },
+        el("strong", { text: signed(row.scores[i]) }),
+        el("span", { class: "bw", text: t("sheet.bid_won", { bid: row.bids[i], won: row.won[i] }) }),
+        bonus > 0 ? el("span", { class: "bonus", text: t("sheet.bonus", { n: bonus }) }) : null,
+      ),
+    );
+  }
+  return tr;
+}
+
+export function renderSheet() {
+  const d = digest();
+  const n = S.view?.seats || S.table?.seats?.length || 0;
+  const tbl = $("sheet-table");
+  tbl.textContent = "";
+  const head = el("tr", {}, el("th", { scope: "col", text: t("sheet.hand") }));
+  for (let i = 0; i < n; i++) head.append(el("th", { scope: "col", text: seatName(i) }));
+  tbl.append(el("thead", {}, head));
+  const body = el("tbody");
+  for (const row of d.rows) body.append(sheetRow(row, n));
+  if (!d.rows.length) body.append(el("tr", {}, el("td", { colspan: n + 1, text: t("sheet.empty") })));
+  tbl.append(body);
+  const last = d.rows[d.rows.length - 1];
+  const totals = last ? last.totals : S.view?.totals || [];
+  const foot = el("tr", {}, el("th", { scope: "row", text: t("sheet.total") }));
+  for (let i = 0; i < n; i++) foot.append(el("td", { text: String(totals[i] ?? 0) }));
+  tbl.append(el("tfoot", {}, foot));
+}
+
+export function renderPodium() {
+  const over = digest().over;
+  const totals = over?.totals || S.view?.totals || [];
+  const places = over?.places || []; // the server's places (equal totals share one)
+  const order = totals.map((_, i) => i).sort((a, b) => (places[a] ?? 99) - (places[b] ?? 99) || a - b);
+  const ol = $("podium");
+  ol.textContent = "";
+  // Classic podium order on wide screens: 2nd, 1st, 3rd, then the rest.
+  const shown = order.length >= 3 ? [order[1], order[0], order[2], ...order.slice(3)] : order;
+  for (const i of shown) {
+    const p = places[i];
+    ol.append(
+      el(
+        "li",
+        { class: p <= 3 ? `p${p}` : "rest", "data-seat": i },
+        el("div", { class: "place", text: p ? t("podium.place", { n: p }) : "" }),
+        el("div", { class: "pname", text: seatName(i) }),
+        el("div", { class: "pts", text: t("game.points", { n: totals[i] }) }),
+      ),
+    );
+  }
+  const rec = api.recordUrl(S.code, S.token);
+  $("record-link-final").href = rec;
+  $("record-link-final").setAttribute("download", `minodice-${S.code}.json`);
+  $("rematch-btn").hidden = S.seat === null && !S.table?.rematch;
+  $("rematch-btn").textContent = t(S.table?.rematch ? "podium.rematch_go" : "podium.rematch");
+  const winners = order.filter((i) => places[i] === 1).map((i) => plainName(i));
+  $("rematch-status").textContent = S.table?.rematch
+    ? t("podium.rematch_ready", { code: S.table.rematch })
+    : t("podium.winner", { names: nameList(winners), n: winners.length });
+}
+
+export async function onRematch() {
+  if (S.table?.rematch) return followRematch(S.table.rematch);
+  try {
+    $("rematch-btn").disabled = true;
+    const res = await api.rematch(S.code, hostToken());
+    await followRematch(res.code);
+  } catch (err) {
+    $("rematch-btn").disabled = false;
+    showError(err);
+  }
+}
+
+// A rematch table keeps the same seats and tokens: copy the cookies and go there.
+async function followRematch(code) {
+  if (!code || code === S.code) return;
+  const host = getCookie(`mdh_${S.code}`);
+  if (host) setCookie(`mdh_${code}`, host);
+  const token = S.token;
+  saveToken(code, token, S.seat);
+  history.pushState({}, "", api.invitePath(code));
+  await enterTable(code, token);
+}

@@ -1,0 +1,127 @@
+// What the game page shares between its screens: the state of the table it shows,
+// the server's options, names of seats, the error box, and the tokens kept in cookies.
+import * as api from "./api.js";
+import { errorText } from "./codes.js";
+import { $ } from "./dom.js";
+import { t } from "./i18n.js";
+
+export const S = {
+  screen: null,
+  code: null,
+  token: null,
+  seat: null,
+  table: null, // {code, seats: [{name, bot, human, taken, connected}], status, host, rematch}
+  view: null, // the seat's VIEW as the server sends it (with trick, refusals and reasons)
+  toAct: [],
+  events: [],
+  fresh: new Set(), // rolls to animate: "hand:trick:seat"
+  conn: null,
+  queue: [],
+  busy: false,
+  sheetOpen: false,
+  logOpen: false,
+  // GET /api/options: {rules: {name: {values, default}}, bots: [{name}], dice: [...]}
+  options: { rules: {}, bots: [], dice: [] },
+};
+
+export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+export function show(screen) {
+  S.screen = screen;
+  for (const s of ["home", "lobby", "game", "podium"]) $(`screen-${s}`).hidden = s !== screen;
+  $("loading").hidden = true;
+  $("sheet").hidden = !(screen === "podium" || (screen === "game" && S.sheetOpen));
+}
+
+let errorTimer = null;
+export function showError(err) {
+  const box = $("error");
+  box.textContent = errorText(err);
+  box.hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => (box.hidden = true), 8000);
+}
+
+export function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  setTimeout(() => (box.hidden = true), 2500);
+}
+
+export function plainName(seat) {
+  const names = S.view?.names || S.table?.seats?.map((s) => s.name) || [];
+  return names[seat] || t("lobby.seat_n", { n: seat + 1 });
+}
+
+export function seatName(seat) {
+  const name = plainName(seat);
+  return seat === S.seat ? t("you_name", { name }) : name;
+}
+
+export function isBot(seat) {
+  const s = S.table?.seats?.[seat];
+  return !!(s && (s.bot || s.standin));
+}
+
+export function botLabel(name) {
+  const key = `bot.${name}`;
+  const text = t(key);
+  return text === key ? name : text;
+}
+
+// --- tokens -------------------------------------------------------------------------------
+// Invite link: /#table=CODE. Personal link: /#table=CODE&token=TOKEN (the fragment
+// never reaches a server). The seat token lives in the cookie md_CODE, the host
+// token in mdh_CODE (docs/server-protocol.md).
+
+export function readRoute() {
+  const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const q = new URLSearchParams(location.search);
+  const code = frag.get("table") || q.get("table");
+  return { code: code ? code.toUpperCase() : null, token: frag.get("token") };
+}
+
+export function setCookie(name, value) {
+  document.cookie = `${name}=${encodeURIComponent(value)}; path=/; max-age=${60 * 60 * 24 * 30}; SameSite=Strict`;
+}
+
+export function getCookie(name) {
+  const m = document.cookie.match(new RegExp(`(?:^|; )${name}=([^;]*)`));
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+export function saveToken(code, token, seat) {
+  if (!token) return;
+  setCookie(`md_${code}`, token);
+  const mine = JSON.parse(localStorage.getItem("minodice.tables") || "{}");
+  mine[code] = { seat, at: Date.now() };
+  localStorage.setItem("minodice.tables", JSON.stringify(mine));
+}
+
+export function loadToken(code) {
+  return getCookie(`md_${code}`);
+}
+
+export function inviteLink(code) {
+  return new URL(api.invitePath(code), location.origin).href;
+}
+
+export function personalLink(code, token) {
+  return new URL(api.personalPath(code, token), location.origin).href;
+}
+
+// Show the invite link in the address bar (safe to share); the token stays in the cookie.
+export function showInviteUrl(code) {
+  history.replaceState({}, "", api.invitePath(code));
+}
+
+export function amHost() {
+  const tb = S.table;
+  return !!tb && (!!getCookie(`mdh_${tb.code}`) || (S.seat !== null && S.seat === tb.host));
+}
+
+/** The token for host calls: the host cookie, else the seat token. */
+export function hostToken() {
+  return getCookie(`mdh_${S.code}`) || S.token;
+}
