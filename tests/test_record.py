@@ -12,7 +12,9 @@ from collections.abc import Callable
 import pytest
 
 from minodice import record
+from minodice import rules as R
 from minodice.dice import Die, Face
+from minodice.errors import IllegalAction
 from minodice.game import Bid, Deal, Game, Phase, SeededChance
 from minodice.record import RecordError, check, fill, from_game, summary, to_game
 from minodice.rules import Rules
@@ -544,6 +546,253 @@ def test_check_reports_the_first_fault_in_playing_order(full):
     rec["hands"][5]["scores"][1] += 10
     rec["hands"][2]["bids"][0] = 9
     assert check(rec).startswith("hand 3: Ana (seat 0) bid 9")  # type: ignore[union-attr]
+
+
+# --- the engine replays the record: its refusals in words ----------------------------------------
+
+
+@pytest.fixture
+def refusals(monkeypatch) -> list[str]:
+    """The codes of the actions the engine refuses while the test runs (`Game.apply` spied on)."""
+    codes: list[str] = []
+    apply = Game.apply
+
+    def spy(self, action):
+        try:
+            apply(self, action)
+        except IllegalAction as err:
+            codes.append(err.code)
+            raise
+
+    monkeypatch.setattr(Game, "apply", spy)
+    return codes
+
+
+def bad_unknown_die(rec, rng):
+    k, t, _i, r, _held, _lead = rng.choice(list(rolls_with_state(rec)))
+    r["die"] = "blue"
+    return f'hand {k}, trick {t}: {who(rec, r["seat"])} rolled an unknown die "blue"'
+
+
+def bad_dealt_name(rec, rng):
+    k = rng.randrange(len(rec["hands"]))
+    s = rng.randrange(len(rec["seats"]))
+    rec["hands"][k]["dice"][s][-1] = "Gray"
+    return f'hand {k + 1}: {who(rec, s)} has an unknown die "Gray"'
+
+
+def bad_dealt_row(rec, rng):
+    k = rng.randrange(len(rec["hands"]))
+    s = rng.randrange(len(rec["seats"]))
+    rec["hands"][k]["dice"][s] = "red"
+    return f"hand {k + 1}: the dice of {who(rec, s)} must be a list"
+
+
+#: Every engine refusal a record can bring about: the code, and injectors that bring it about.
+#: (The engine's other codes cannot come from a record: a record has one bid per seat and hand
+#: (`already_bid`), its seat indices are checked as JSON (`unknown_seat`), and tricks before all
+#: bids, tricks beyond a hand's size and hands beyond a game's length are named before the
+#: engine is asked (`wrong_phase`, `game_over`).)
+REFUSALS: dict[str, list[Injector]] = {
+    "not_your_turn": [bad_order, bad_twice, bad_leader],
+    "unknown_die": [bad_unknown_die],
+    "die_not_held": [bad_die_not_held],
+    "must_follow": [bad_follow],
+    "bad_face": [bad_face],
+    "bid_out_of_range": [bad_bid],
+    "bad_deal": [bad_hand_size, bad_bag, bad_dealt_name, bad_dealt_row],
+}
+ROLL_CODES = {"not_your_turn", "unknown_die", "die_not_held", "must_follow", "bad_face"}
+
+
+@pytest.mark.parametrize(("code", "inject"), [(c, f) for c, fs in REFUSALS.items() for f in fs],
+                         ids=[f"{c}-{f.__name__}" for c, fs in REFUSALS.items() for f in fs])
+def test_each_engine_refusal_is_worded_with_hand_trick_and_seat(code, inject, full, refusals):
+    rec = copy.deepcopy(full)
+    expected = inject(rec, random.Random(code))
+    assert_fault(rec, expected)
+    fault = check(rec)
+    assert refusals[-1] == code  # the engine refused it, not the checker
+    names = "|".join(re.escape(s["name"]) for s in rec["seats"])
+    if code in ROLL_CODES:  # a roll: hand, trick, and the seat that rolled
+        assert re.match(rf"hand \d+, trick \d+: (led by )?({names}) \(seat \d\)[ ,]", fault), fault
+    elif code != "bad_deal" or inject is not bad_bag:  # a bid or a seat's dice: hand and seat
+        assert re.match(rf"hand \d+: (the dice of )?({names}) \(seat \d\)[ ,]", fault), fault
+
+
+@pytest.mark.parametrize("refused", ["Deal", "Bid", "Roll", "Land"])
+def test_a_refusal_the_checker_has_no_words_for_is_still_placed(refused, monkeypatch):
+    """A code the engine may add later still comes out with where it happened, in the engine's words."""
+    rec = copy.deepcopy(HAND_TYPED_2)
+    apply = Game.apply
+
+    def refuse(self, action):
+        if type(action).__name__ == refused:
+            raise IllegalAction("new_rule", "that is not allowed any more")
+        apply(self, action)
+
+    monkeypatch.setattr(Game, "apply", refuse)
+    assert check(rec) == {
+        "Deal": "hand 1: that is not allowed any more",
+        "Bid": "hand 1: Ana (seat 0): that is not allowed any more",
+        "Roll": "hand 1, trick 1: Ana (seat 0): that is not allowed any more",
+        "Land": "hand 1, trick 1: Ana (seat 0): that is not allowed any more",
+    }[refused]
+
+
+#: Ana, Bo and Cy; hand 1: Bo's griffin takes the trick; hand 2: Bo leads yellow, Cy's 7 wins,
+#: then Cy leads with the mermaid.
+HAND_TYPED_2 = {
+    "format": "minodice/1",
+    "seats": [{"name": "Ana"}, {"name": "Bo"}, {"name": "Cy"}],
+    "hands": [
+        {"start": 0, "dice": [["red"], ["griffin"], ["gray"]], "bids": [0, 1, 0],
+         "tricks": [{"rolls": [{"seat": 0, "die": "red", "face": "6"},
+                               {"seat": 1, "die": "griffin", "face": "griffin"},
+                               {"seat": 2, "die": "gray", "face": "flag"}], "winner": 1}],
+         "scores": [10, 20, 10]},
+        {"start": 1, "dice": [["yellow", "red"], ["yellow", "purple"], ["gray", "mermaid"]],
+         "bids": [0, 0, 1],
+         "tricks": [{"rolls": [{"seat": 1, "die": "yellow", "face": "3"},
+                               {"seat": 2, "die": "gray", "face": "7"},
+                               {"seat": 0, "die": "yellow", "face": "4"}], "winner": 2},
+                    {"rolls": [{"seat": 2, "die": "mermaid", "face": "mermaid"}]}]},
+    ],
+    "totals": [10, 20, 10],
+}
+
+
+def test_stated_winner_score_and_total_are_compared_with_the_engine():
+    rec = copy.deepcopy(HAND_TYPED_2)
+    assert check(rec) is None
+    rec["hands"][0]["tricks"][0]["winner"] = 0
+    why = R.explain_trick([Face.SIX, Face.GRIFFIN, Face.FLAG], Rules())
+    assert why == "the griffin beats every number"
+    assert check(rec) == f"hand 1, trick 1: the winner is Bo (seat 1) ({why}), not Ana (seat 0)"
+    rec = copy.deepcopy(HAND_TYPED_2)
+    rec["hands"][1]["tricks"][0]["winner"] = 1
+    assert check(rec) == "hand 2, trick 1: the winner is Cy (seat 2) (7 is the highest number), not Bo (seat 1)"
+    rec = copy.deepcopy(HAND_TYPED_2)
+    rec["hands"][0]["scores"] = [10, -10, 10]
+    assert check(rec) == "hand 1: Bo (seat 1) scores 20 (bid 1, won 1), not -10"
+    rec = copy.deepcopy(HAND_TYPED_2)
+    rec["totals"] = [10, 20, 0]
+    assert check(rec) == "totals: Cy (seat 2) has 10 in all, not 0"
+
+
+def test_stated_winners_and_scores_of_whole_games(full):
+    """Every stated winner and score of a long game, each made wrong in turn, is caught where it is."""
+    for k, hand in enumerate(full["hands"], start=1):
+        for t, trick in enumerate(hand["tricks"], start=1):
+            rec = copy.deepcopy(full)
+            true = trick["winner"]
+            rec["hands"][k - 1]["tricks"][t - 1]["winner"] = (true + 1) % 4
+            faces = [Face(r["face"]) for r in trick["rolls"]]
+            assert check(rec) == (f"hand {k}, trick {t}: the winner is {who(rec, true)} "
+                                  f"({R.explain_trick(faces, Rules())}), not {who(rec, (true + 1) % 4)}")
+        rec = copy.deepcopy(full)
+        rec["hands"][k - 1]["scores"][2] += 1
+        assert check(rec).startswith(f"hand {k}: Cy (seat 2) scores {hand['scores'][2]} (bid ")  # type: ignore[union-attr]
+
+
+def seat_record() -> dict:
+    """HAND_TYPED_2 as Ana (seat 0) sees it: Bo's and Cy's dice not yet rolled are hidden."""
+    rec = copy.deepcopy(HAND_TYPED_2)
+    rec["hands"][1]["dice"][1] = ["yellow", None]
+    rec["hands"][1]["dice"][2] = ["gray", "mermaid"]
+    return rec
+
+
+def roll_of(rec: dict, t: int, i: int) -> dict:
+    return rec["hands"][1]["tricks"][t - 1]["rolls"][i]
+
+
+@pytest.mark.parametrize(("change", "fault"), [
+    (lambda r: roll_of(r, 1, 2).update(die="red", face="5"),
+     "hand 2, trick 1: Ana (seat 0) rolled red but holds yellow, the lead colour"),
+    (lambda r: roll_of(r, 1, 0).update(die="purple", face="2"),  # Bo's purple is hidden: not shown
+     "hand 2, trick 1: Bo (seat 1) rolled purple but has no purple die left in this hand"),
+    (lambda r: roll_of(r, 1, 1).update(face="5"),
+     'hand 2, trick 1: Cy (seat 2) rolled gray showing "5", which a gray die does not have'),
+    (lambda r: roll_of(r, 1, 1).update(die="green"),
+     'hand 2, trick 1: Cy (seat 2) rolled an unknown die "green"'),
+    (lambda r: r["hands"][1]["tricks"][1]["rolls"].insert(0, {"seat": 0, "die": "red", "face": "5"}),
+     "hand 2, trick 2: led by Ana (seat 0), but Cy (seat 2) won trick 1 and leads this one"),
+    (lambda r: r["hands"][1]["tricks"][0]["rolls"].reverse(),
+     "hand 2, trick 1: led by Ana (seat 0), but Bo (seat 1) starts the hand and leads the first trick"),
+    (lambda r: r["hands"][1]["tricks"][1]["rolls"].append({"seat": 1, "die": "yellow", "face": "3"}),
+     "hand 2, trick 2: Bo (seat 1) rolled out of turn: Ana (seat 0) was to roll"),
+    (lambda r: r["hands"][1]["tricks"][0].update(winner=1),
+     "hand 2, trick 1: the winner is Cy (seat 2) (7 is the highest number), not Bo (seat 1)"),
+    (lambda r: r["hands"][1]["tricks"][1].update(winner=2),
+     "hand 2, trick 2: an unfinished trick has no winner yet"),
+    (lambda r: r["hands"][1].update(scores=[0, 0, 0]), "hand 2: an unfinished hand has no scores yet"),
+    (lambda r: r["hands"][1]["bids"].__setitem__(1, 3),
+     "hand 2: Bo (seat 1) bid 3, but bids in hand 2 go from 0 to 2"),
+    (lambda r: r["hands"][1]["dice"][1].append(None),
+     "hand 2: Bo (seat 1) has 3 dice, but every seat draws 2 in hand 2"),
+    (lambda r: r["hands"][1]["dice"][2].__setitem__(0, "minotaur") or r["hands"][1]["dice"][0].__setitem__(
+        1, "minotaur"), "hand 2: 2 minotaur dice were drawn, but the bag holds only 1"),
+    (lambda r: r["hands"][1].update(start=2),
+     "hand 2: started by Cy (seat 2), but Bo (seat 1) should: "
+     "the start player moves one seat to the left each hand"),
+    (lambda r: r["hands"][0]["dice"][1].__setitem__(0, None),  # only the last hand may hide dice
+     "hand 1: Bo (seat 1) has an unknown die null"),
+])
+def test_a_seat_record_with_hidden_dice_is_still_checked(change, fault, refusals):
+    rec = seat_record()
+    assert check(rec) is None
+    change(rec)
+    assert check(rec) == fault
+    if "trick" in fault:  # hand 2's tricks are walked without the engine, which cannot know Bo's dice
+        assert refusals == []
+    with pytest.raises(ValueError, match=re.escape(fault)):
+        fill(rec)
+
+
+def test_a_seat_record_with_hidden_dice_is_filled_but_not_resumed():
+    rec = seat_record()
+    for trick in rec["hands"][1]["tricks"]:
+        trick.pop("winner", None)
+    filled = fill(rec)
+    assert [t.get("winner") for t in filled["hands"][1]["tricks"]] == [2, None]
+    assert "scores" not in filled["hands"][1] and filled["totals"] == [10, 20, 10]
+    assert [row.won for row in summary(rec)] == [[0, 1, 0], [0, 0, 1]]
+    with pytest.raises(ValueError, match=r"^hand 2: some dice are hidden \(null\)"):
+        to_game(rec)
+    assert to_game(HAND_TYPED_2).current.tricks[-1].rolls[-1][1] is Die.MERMAID  # type: ignore[union-attr]
+
+
+def test_seat_records_of_random_games_are_checked_with_their_faults():
+    """Seat records cut mid-hand (hidden dice): valid as written, and one fault each is found."""
+    checked = 0
+    for seed in range(40):
+        seats = 3 + seed % 4
+        rng = random.Random(seed)
+        game = Game(seats, seed=seed, names=NAMES[:seats])
+        for _ in range(rng.randint(20, 120)):
+            if game.over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        rec = from_game(game, seat=seed % seats)
+        last = rec["hands"][-1]
+        if not any(d is None for row in last["dice"] for d in row) or not last["tricks"]:
+            continue
+        assert check(rec) is None
+        trick = last["tricks"][0]
+        bad = copy.deepcopy(rec)
+        bad["hands"][-1]["tricks"][0]["rolls"][0]["face"] = "skull"
+        seat = trick["rolls"][0]["seat"]
+        assert check(bad) == (f"hand {len(rec['hands'])}, trick 1: {who(rec, seat)} rolled "
+                              f'{trick["rolls"][0]["die"]} showing "skull", which a {trick["rolls"][0]["die"]} '
+                              "die does not have")
+        if len(trick["rolls"]) == seats:
+            bad = copy.deepcopy(rec)
+            bad["hands"][-1]["tricks"][0]["winner"] = (trick["winner"] + 1) % seats
+            assert check(bad).startswith(  # type: ignore[union-attr]
+                f"hand {len(rec['hands'])}, trick 1: the winner is {who(rec, trick['winner'])} (")
+        checked += 1
+    assert checked >= 10
 
 
 # --- conformance files --------------------------------------------------------------------------

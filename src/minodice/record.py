@@ -1,9 +1,12 @@
 """The `minodice/1` game record: read, write, verify, fill in and replay.
 
-A record is a JSON object (see `spec/record.md`). `check` walks it in playing
-order and names the first fault in a player's words; `fill` adds the derived
-fields; `from_game` writes any game, in progress or over, for the host or for
-one seat; `to_game` turns a host record back into a live `Game` to resume it.
+A record is a JSON object (see `spec/record.md`). `check` replays it in
+playing order through the engine (`Game` with external chance: the recorded
+deals, bids, rolls and faces), names the first action the engine refuses in a
+player's words, then compares the derived fields the record states with the
+engine's; `fill` adds the derived fields; `from_game` writes any game, in
+progress or over, for the host or for one seat; `to_game` turns a host record
+back into a live `Game` to resume it.
 
 >>> from minodice.game import Game
 >>> rec = from_game(Game(3, seed=1))
@@ -21,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from . import rules as R
-from .dice import BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, Face, die_named, face_named, hands_for
-from .game import EXTERNAL, Bid, Chance, Deal, Game, Land, Roll
+from .codes import render
+from .dice import BAG, BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, Face, die_named, face_named, hands_for
+from .errors import IllegalAction
+from .game import EXTERNAL, Bid, Chance, Deal, Game, HandLog, Land, Phase, Roll, TrickLog
 from .rules import RuleError, Rules
 
 FORMAT = "minodice/1"
@@ -84,7 +89,15 @@ def save(record: Mapping[str, Any], path: str | Path) -> None:
     tmp.replace(path)
 
 
-# --- checking --------------------------------------------------------------------------
+# --- checking: the record replayed through the engine ---------------------------------------
+#
+# `check` reads a record in playing order and feeds it to `Game(chance=EXTERNAL)`: a `Deal`
+# with the recorded dice per hand, the `Bid`s, each `Roll` followed by its `Land`. The engine
+# decides what is legal; a refusal (`IllegalAction`, a code and its params) is put in a
+# player's words here, with where it happened. What the record states (trick winners, hand
+# scores, totals) is then compared with what the engine computed. The JSON shape is checked
+# here as it is read. Only a hand that hides dice (a seat's record) is walked without the
+# engine: see `_HiddenHand`.
 
 
 class _Fault(Exception):
@@ -101,17 +114,63 @@ class _Hand:
     scores: list[int] | None
 
 
+@dataclass
+class _Replay:
+    """A checked record: its rules, its hands, the totals, and the engine that replayed it."""
+
+    rules: Rules
+    hands: list[_Hand]
+    totals: list[int]
+    game: Game
+    hidden: bool  # the last hand hides dice (a seat's record): `game` only knows its bids
+
+
+@dataclass
+class _Table:
+    """The players and the engine replaying their record."""
+
+    names: list[str]
+    game: Game
+
+    @property
+    def seats(self) -> int:
+        return len(self.names)
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    def who(self, seat: int) -> str:
+        return f"{self.names[seat]} (seat {seat})"
+
+
 def check(record: Mapping[str, Any]) -> str | None:
     """The first fault of a record, in words (None when it is valid)."""
     try:
-        _walk(record)
+        _replay(record)
     except _Fault as fault:
         return str(fault)
     return None
 
 
-def _walk(rec: Mapping[str, Any]) -> tuple[Rules, list[_Hand], list[int]]:
-    """Check a record in playing order; raise _Fault at the first fault."""
+def _replay(rec: Mapping[str, Any]) -> _Replay:
+    """Check a record in playing order, replaying it through the engine; _Fault at the first fault."""
+    rules, names, hands = _structure(rec)
+    first = hands[0].get("start") if hands and isinstance(hands[0], dict) else None
+    game = Game(len(names), names=names, rules=rules, chance=EXTERNAL,
+                first_start=first if _is_seat(first, len(names)) else 0)
+    table = _Table(names, game)
+    out: list[_Hand] = []
+    hidden = False
+    for k, hand in enumerate(hands, start=1):
+        info, hidden = _hand(table, hand, k, last=k == len(hands))
+        out.append(info)
+    _check_totals(table, rec.get("totals"))
+    return _Replay(rules, out, list(game.totals), game, hidden)
+
+
+def _structure(rec: Mapping[str, Any]) -> tuple[Rules, list[str], list[Any]]:
+    """The format, rule options, seats and hand count: what must hold before any play."""
     if rec.get("format") != FORMAT:
         raise _Fault("", f'"format" must be "{FORMAT}"')
     try:
@@ -135,196 +194,293 @@ def _walk(rec: Mapping[str, Any]) -> tuple[Rules, list[_Hand], list[int]]:
     length = hands_for(n)
     if len(hands) > length:
         raise _Fault("hands", f"a game of {n} players has {length} hands, not {len(hands)}")
-
-    def who(s: int) -> str:
-        return f"{names[s]} (seat {s})"
-
-    out: list[_Hand] = []
-    totals = [0] * n
-    for k, hand in enumerate(hands, start=1):
-        last = k == len(hands)
-        where = f"hand {k}"
-        if not isinstance(hand, dict):
-            raise _Fault(where, "must be an object")
-        # start player
-        start = hand.get("start")
-        if not _is_seat(start, n):
-            raise _Fault(where, f'"start" must be a seat from 0 to {n - 1}')
-        if k > 1:
-            prev_start = hands[k - 2]["start"]
-            if rules.hand_start == "rotate":
-                expected = (prev_start + 1) % n
-                rule = "the start player moves one seat to the left each hand"
-            else:
-                expected = out[-1].winners[-1]
-                rule = "the winner of the last trick of the previous hand starts (hand_start last_winner)"
-            if start != expected:
-                raise _Fault(where, f"started by {who(start)}, but {who(expected)} should: {rule}")
-        # dice
-        dice = hand.get("dice")
-        if not isinstance(dice, list) or len(dice) != n:
-            raise _Fault(where, f'"dice" must list the dice of each of the {n} seats')
-        held: list[list[Die | None]] = []
-        for s, row in enumerate(dice):
-            if not isinstance(row, list):
-                raise _Fault(where, f"the dice of {who(s)} must be a list")
-            if len(row) != k:
-                raise _Fault(where, f"{who(s)} has {len(row)} dice, but every seat draws {k} in hand {k}")
-            parsed: list[Die | None] = []
-            for name in row:
-                if name is None and last:
-                    parsed.append(None)
-                    continue
-                die = die_named(name)
-                if die is None:
-                    raise _Fault(where, f"{who(s)} has an unknown die {json.dumps(name)}")
-                parsed.append(die)
-            held.append(parsed)
-        counts = Counter(d for row in held for d in row if d is not None)
-        for die, count in counts.items():
-            if count > BAG_COUNTS[die]:
-                raise _Fault(
-                    where, f"{count} {die.value} dice were drawn, but the bag holds only {BAG_COUNTS[die]}"
-                )
-        # bids
-        bids = hand.get("bids", [None] * n)
-        if not isinstance(bids, list) or len(bids) != n:
-            raise _Fault(where, f'"bids" must hold a bid (or null) for each of the {n} seats')
-        for s, b in enumerate(bids):
-            if b is None:
-                continue
-            if not isinstance(b, int) or isinstance(b, bool) or not 0 <= b <= k:
-                raise _Fault(where, f"{who(s)} bid {json.dumps(b)}, but bids in hand {k} go from 0 to {k}")
-        tricks = hand.get("tricks", [])
-        if not isinstance(tricks, list):
-            raise _Fault(where, '"tricks" must be a list')
-        missing = [s for s, b in enumerate(bids) if b is None]
-        if missing:
-            if not last:
-                raise _Fault(where, f"{who(missing[0])} has no bid, and only the last hand may be unfinished")
-            if tricks:
-                raise _Fault(
-                    where, f"tricks were played before all bids were in ({who(missing[0])} has not bid)"
-                )
-        if len(tricks) > k:
-            raise _Fault(where, f"{len(tricks)} tricks were played, but hand {k} has {k}")
-        # tricks
-        remaining = [list(row) for row in held]
-        winners: list[int] = []
-        won = [0] * n
-        bonus = [0] * n
-        leader = start
-        for t, trick in enumerate(tricks, start=1):
-            where_t = f"hand {k}, trick {t}"
-            rolls = trick.get("rolls") if isinstance(trick, dict) else None
-            if not isinstance(rolls, list) or not rolls:
-                raise _Fault(where_t, 'a trick needs a non-empty list of "rolls"')
-            if len(rolls) > n:
-                raise _Fault(where_t, f"{len(rolls)} rolls, but each of the {n} seats rolls once")
-            lead: Die | None = None
-            faces: list[Face] = []
-            rolled: list[int] = []
-            for i, roll in enumerate(rolls):
-                if not isinstance(roll, dict):
-                    raise _Fault(where_t, "each roll must be an object with seat, die and face")
-                seat = roll.get("seat")
-                if not _is_seat(seat, n):
-                    raise _Fault(where_t, f"roll {i + 1} names no seat from 0 to {n - 1}")
-                expected = (leader + i) % n
-                if seat != expected:
-                    if seat in rolled:
-                        raise _Fault(where_t, f"{who(seat)} rolled twice")
-                    if i == 0:
-                        previous = (
-                            f"{who(leader)} won trick {t - 1} and leads this one"
-                            if t > 1
-                            else f"{who(leader)} starts the hand and leads the first trick"
-                        )
-                        raise _Fault(where_t, f"led by {who(seat)}, but {previous}")
-                    raise _Fault(
-                        where_t, f"{who(seat)} rolled out of turn: {who(expected)} was to roll"
-                    )
-                die = die_named(roll.get("die"))
-                if die is None:
-                    raise _Fault(where_t, f"{who(seat)} rolled an unknown die {json.dumps(roll.get('die'))}")
-                face = face_named(roll.get("face"))
-                if face is None or face not in die.faces:
-                    shown = json.dumps(roll.get("face"))
-                    raise _Fault(
-                        where_t, f"{who(seat)} rolled {die.value} showing {shown}, which a {die.value} die does not have"
-                    )
-                mine = remaining[seat]
-                if die not in mine:
-                    raise _Fault(
-                        where_t, f"{who(seat)} rolled {die.value} but has no {die.value} die left in this hand"
-                    )
-                if R.breaks_follow([d for d in mine if d is not None], lead, die):
-                    raise _Fault(
-                        where_t, f"{who(seat)} rolled {die.value} but holds {lead.value}, the lead colour"  # type: ignore[union-attr]
-                    )
-                mine.remove(die)
-                if lead is None and not die.special:
-                    lead = die
-                faces.append(face)
-                rolled.append(seat)
-            complete = len(rolls) == n
-            if complete:
-                index = R.trick_winner(faces, rules)
-                winner = rolled[index]
-                claimed = trick.get("winner", winner)
-                if claimed != winner:
-                    named = who(claimed) if _is_seat(claimed, n) else json.dumps(claimed)
-                    raise _Fault(
-                        where_t,
-                        f"the winner is {who(winner)} ({R.explain_trick(faces, rules)}), not {named}",
-                    )
-                winners.append(winner)
-                won[winner] += 1
-                bonus[winner] += R.trick_bonus(faces, index)
-                leader = winner
-            else:
-                if not (last and t == len(tricks)):
-                    raise _Fault(where_t, f"only {len(rolls)} of {n} seats rolled, and only the last trick of the game may be unfinished")
-                if trick.get("winner") is not None:
-                    raise _Fault(where_t, "an unfinished trick has no winner yet")
-        finished = len(winners) == k
-        if not finished and not last:
-            raise _Fault(where, f"only {len(winners)} of {k} tricks were played, and only the last hand may be unfinished")
-        scores: list[int] | None = None
-        if finished:
-            scores = [
-                R.hand_score(b, w, k, x, rules) for b, w, x in zip(bids, won, bonus)
-            ]
-            given = hand.get("scores")
-            if given is not None:
-                if not isinstance(given, list) or len(given) != n:
-                    raise _Fault(where, f'"scores" must hold a score for each of the {n} seats')
-                for s in range(n):
-                    if given[s] != scores[s]:
-                        raise _Fault(
-                            where,
-                            f"{who(s)} scores {scores[s]} (bid {bids[s]}, won {won[s]}"
-                            + (f", bonus {bonus[s]}" if bonus[s] and bids[s] == won[s] and bids[s] and not rules.landlubber else "")
-                            + f"), not {json.dumps(given[s])}",
-                        )
-            for s in range(n):
-                totals[s] += scores[s]
-        elif hand.get("scores") is not None:
-            raise _Fault(where, "an unfinished hand has no scores yet")
-        out.append(_Hand(winners, finished, scores))
-
-    given_totals = rec.get("totals")
-    if given_totals is not None:
-        if not isinstance(given_totals, list) or len(given_totals) != n:
-            raise _Fault("totals", f"must hold a total for each of the {n} seats")
-        for s in range(n):
-            if given_totals[s] != totals[s]:
-                raise _Fault("totals", f"{who(s)} has {totals[s]} in all, not {json.dumps(given_totals[s])}")
-    return rules, out, totals
+    return rules, names, hands
 
 
 def _is_seat(value: object, n: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
+
+
+# --- one hand ----------------------------------------------------------------------------------
+
+#: Why a hand's start player is who it is, by the `hand_start` rule option.
+_START_RULE = {
+    "rotate": "the start player moves one seat to the left each hand",
+    "last_winner": "the winner of the last trick of the previous hand starts (hand_start last_winner)",
+}
+
+
+def _hand(table: _Table, hand: object, k: int, last: bool) -> tuple[_Hand, bool]:
+    """Replay hand `k`: start, deal, bids, tricks, then its stated scores. Also: does it hide dice?"""
+    where = f"hand {k}"
+    if not isinstance(hand, dict):
+        raise _Fault(where, "must be an object")
+    start = hand.get("start")
+    if not _is_seat(start, table.seats):
+        raise _Fault(where, f'"start" must be a seat from 0 to {table.seats - 1}')
+    expected = table.game.next_start()
+    if start != expected:
+        raise _Fault(where, f"started by {table.who(start)}, but {table.who(expected)} should: "
+                            + _START_RULE[table.rules.hand_start])
+    hidden = _deal(table, hand.get("dice"), k, last)
+    tricks = _bids(table, hand, k, last)
+    play = table.game if hidden is None else _HiddenHand(table.game, hidden)
+    for t, trick in enumerate(tricks, start=1):
+        _trick(table, play, trick, k, t, last and t == len(tricks))
+    return _close_hand(table, hand, k, last, play), hidden is not None
+
+
+def _deal(table: _Table, dice: object, k: int, last: bool) -> list[list[Die | None]] | None:
+    """Deal hand `k`'s dice to the engine; the dealt rows if some are hidden (null), else None.
+
+    Only the last hand of a record may hide dice (a seat's record of a game in progress).
+    The engine must be dealt every die, so a hidden one is dealt as one of the dice left
+    in the bag: the deal's checks (hand size, bag) and the bids then still go through
+    the engine, and the tricks are walked by `_HiddenHand` on the dice actually shown.
+    """
+    # a name that names no die goes to the engine as it is: the engine refuses it
+    rows = [[die_named(d) or d for d in row] if isinstance(row, list) else row
+            for row in dice] if isinstance(dice, list) else dice
+    hidden = last and isinstance(rows, list) and any(isinstance(r, list) and None in r for r in rows)
+    deal = _stand_in(rows) if hidden else rows
+    try:
+        table.game.apply(Deal(tuple(deal) if isinstance(deal, list) else deal))
+    except IllegalAction as err:
+        raise _Fault(f"hand {k}", _deal_words(err, table, deal, k)) from None
+    return rows if hidden else None  # type: ignore[return-value]
+
+
+def _stand_in(rows: list[Any]) -> list[Any]:
+    """`rows` with each hidden die (null) replaced by one of the dice not shown, in bag order."""
+    shown = Counter(d for row in rows if isinstance(row, list) for d in row if isinstance(d, Die))
+    left = iter((Counter(BAG) - shown).elements())
+    return [[next(left, None) if d is None else d for d in row] if isinstance(row, list) else row
+            for row in rows]
+
+
+def _deal_words(err: IllegalAction, table: _Table, rows: Any, k: int) -> str:
+    """A refused deal (`bad_deal`) of `rows` in words: which seat's dice, or which kind of die."""
+    if err.code != "bad_deal":
+        return str(err)
+    die, seat = err.params.get("die"), err.params.get("seat")
+    if die is not None:
+        count = sum(1 for row in rows for d in row if d is die)
+        return f"{count} {die.value} dice were drawn, but the bag holds only {BAG_COUNTS[die]}"
+    if seat is None:
+        return f'"dice" must list the dice of each of the {table.seats} seats'
+    row = rows[seat]
+    if not isinstance(row, list):
+        return f"the dice of {table.who(seat)} must be a list"
+    if len(row) != k:
+        return f"{table.who(seat)} has {len(row)} dice, but every seat draws {k} in hand {k}"
+    name = next(d for d in row if not isinstance(d, Die))
+    return f"{table.who(seat)} has an unknown die {json.dumps(name)}"
+
+
+def _bids(table: _Table, hand: dict[str, Any], k: int, last: bool) -> list[Any]:
+    """Apply hand `k`'s bids; its tricks, once it is clear they may be played."""
+    where, n, game = f"hand {k}", table.seats, table.game
+    bids = hand.get("bids", [None] * n)
+    if not isinstance(bids, list) or len(bids) != n:
+        raise _Fault(where, f'"bids" must hold a bid (or null) for each of the {n} seats')
+    for s, b in enumerate(bids):
+        if b is None:
+            continue
+        try:
+            game.apply(Bid(s, b))
+        except IllegalAction as err:
+            raise _Fault(where, _bid_words(err, table, s, k)) from None
+    tricks = hand.get("tricks", [])
+    if not isinstance(tricks, list):
+        raise _Fault(where, '"tricks" must be a list')
+    if game.phase is Phase.BID:
+        missing = table.who(game.to_act()[0])
+        if not last:
+            raise _Fault(where, f"{missing} has no bid, and only the last hand may be unfinished")
+        if tricks:
+            raise _Fault(where, f"tricks were played before all bids were in ({missing} has not bid)")
+    if len(tricks) > k:
+        raise _Fault(where, f"{len(tricks)} tricks were played, but hand {k} has {k}")
+    return tricks
+
+
+def _bid_words(err: IllegalAction, table: _Table, seat: int, k: int) -> str:
+    """A refused bid in words."""
+    p = err.params
+    if err.code == "bid_out_of_range":
+        return (f"{table.who(seat)} bid {json.dumps(p['bid'])}, "
+                f"but bids in hand {k} go from {p['low']} to {p['high']}")
+    return f"{table.who(seat)}: {err}"
+
+
+def _close_hand(table: _Table, hand: dict[str, Any], k: int, last: bool, play: Game | _HiddenHand) -> _Hand:
+    """After the tricks: is the hand finished (or may it be unfinished), and are its stated scores right?"""
+    where, log = f"hand {k}", play.log[-1]
+    winners = [t.winner for t in log.tricks if t.winner is not None]
+    if log.scores is None:
+        if not last:
+            raise _Fault(where, f"only {len(winners)} of {k} tricks were played, "
+                                "and only the last hand may be unfinished")
+        if hand.get("scores") is not None:
+            raise _Fault(where, "an unfinished hand has no scores yet")
+        return _Hand(winners, False, None)
+    scores = list(log.scores)
+    given = hand.get("scores")
+    if given is not None:
+        _check_scores(table, given, log, k)
+    return _Hand(winners, True, scores)
+
+
+def _check_scores(table: _Table, given: object, log: HandLog, k: int) -> None:
+    """The scores a record states for a finished hand against the engine's."""
+    n, rules = table.seats, table.rules
+    if not isinstance(given, list) or len(given) != n:
+        raise _Fault(f"hand {k}", f'"scores" must hold a score for each of the {n} seats')
+    won = log.won
+    for s, score in enumerate(log.scores or ()):
+        if given[s] != score:
+            bid, bonus = log.bids[s], log.bonus[s]
+            # the bonus is named only when it counted (the rules say when)
+            counted = R.hand_score(bid, won[s], k, bonus, rules) != R.hand_score(bid, won[s], k, 0, rules)
+            raise _Fault(f"hand {k}", f"{table.who(s)} scores {score} (bid {bid}, won {won[s]}"
+                                      + (f", bonus {bonus}" if counted else "")
+                                      + f"), not {json.dumps(given[s])}")
+
+
+def _check_totals(table: _Table, given: object) -> None:
+    """The totals a record states against the engine's."""
+    if given is None:
+        return
+    n = table.seats
+    if not isinstance(given, list) or len(given) != n:
+        raise _Fault("totals", f"must hold a total for each of the {n} seats")
+    for s, total in enumerate(table.game.totals):
+        if given[s] != total:
+            raise _Fault("totals", f"{table.who(s)} has {total} in all, not {json.dumps(given[s])}")
+
+
+# --- one trick -----------------------------------------------------------------------------
+
+#: The actions a record's rolls stand for, by seat and die name, and by face name (actions are
+#: values: one shared instance each, as replaying a record builds hundreds of them).
+_ROLLS: list[dict[str, Roll]] = [{d.value: Roll(s, d) for d in Die} for s in range(MAX_SEATS)]
+_LANDS: dict[str, Land] = {f.value: Land(f) for f in Face}
+
+
+def _trick(table: _Table, play: Game | _HiddenHand, trick: object, k: int, t: int, last: bool) -> None:
+    """Roll trick `t` of hand `k`, then compare its stated winner. `last`: the game's last trick."""
+    where, n = f"hand {k}, trick {t}", table.seats
+    rolls = trick.get("rolls") if isinstance(trick, dict) else None
+    if not isinstance(rolls, list) or not rolls:
+        raise _Fault(where, 'a trick needs a non-empty list of "rolls"')
+    if len(rolls) > n:
+        raise _Fault(where, f"{len(rolls)} rolls, but each of the {n} seats rolls once")
+    rolled: list[int] = []
+    apply = play.apply
+    for i, roll in enumerate(rolls):
+        if not isinstance(roll, dict):
+            raise _Fault(where, "each roll must be an object with seat, die and face")
+        seat, die, face = roll.get("seat"), roll.get("die"), roll.get("face")
+        if not _is_seat(seat, n):
+            raise _Fault(where, f"roll {i + 1} names no seat from 0 to {n - 1}")
+        try:  # a name that names no die or face goes to the engine as it is: the engine refuses it
+            apply((_ROLLS[seat].get(die) if die.__class__ is str else None) or Roll(seat, die))
+            apply((_LANDS.get(face) if face.__class__ is str else None) or Land(face))
+        except IllegalAction as err:
+            raise _Fault(where, _roll_words(err, table, roll, rolled, t)) from None
+        rolled.append(seat)
+    log = play.log[-1].tricks[t - 1]
+    if log.winner is None:
+        if not last:
+            raise _Fault(where, f"only {len(rolls)} of {n} seats rolled, "
+                                "and only the last trick of the game may be unfinished")
+        if trick.get("winner") is not None:  # type: ignore[union-attr]
+            raise _Fault(where, "an unfinished trick has no winner yet")
+        return
+    claimed = trick.get("winner", log.winner)  # type: ignore[union-attr]
+    if claimed != log.winner:
+        why = R.explain_trick([face for _s, _d, face in log.rolls], table.rules)
+        named = table.who(claimed) if _is_seat(claimed, n) else json.dumps(claimed)
+        raise _Fault(where, f"the winner is {table.who(log.winner)} ({why}), not {named}")
+
+
+def _roll_words(err: IllegalAction, table: _Table, roll: dict[str, Any], rolled: list[int], t: int) -> str:
+    """A refused roll (or face) in words; `rolled`: the seats that rolled before it in this trick."""
+    who, seat, p = table.who, roll["seat"], err.params
+    if err.code == "not_your_turn":
+        turn = p["turn"]
+        if seat in rolled:
+            return f"{who(seat)} rolled twice"
+        if rolled:
+            return f"{who(seat)} rolled out of turn: {who(turn)} was to roll"
+        if t > 1:
+            return f"led by {who(seat)}, but {who(turn)} won trick {t - 1} and leads this one"
+        return f"led by {who(seat)}, but {who(turn)} starts the hand and leads the first trick"
+    if err.code == "unknown_die":
+        return f"{who(seat)} rolled an unknown die {json.dumps(roll.get('die'))}"
+    die, code = p.get("die"), err.code
+    if code in ("die_not_held", "must_follow") and face_named(roll.get("face")) not in die.faces:
+        code = "bad_face"  # a roll reads die, then face: an impossible face is named first
+    if code == "bad_face":
+        shown = json.dumps(roll.get("face"))
+        return f"{who(seat)} rolled {die} showing {shown}, which a {die} die does not have"
+    if code == "die_not_held":
+        return f"{who(seat)} rolled {die} but has no {die} die left in this hand"
+    if code == "must_follow":
+        return f"{who(seat)} rolled {die} but holds {p['colour']}, the lead colour"
+    return f"{who(seat)}: {err}"
+
+
+class _HiddenHand:
+    """The tricks of a hand that hides other seats' unrolled dice (null), which the engine
+    cannot replay (it must know every die): walked here on the dice shown, with the rules'
+    functions, behind the engine's surface (`apply` a `Roll`, then its `Land`; `log`).
+
+    A roll is refused as the engine refuses it (its codes, the registry's words), so
+    `_roll_words` words it the same way. Such a hand is never finished (every die
+    rolled is shown), so it has no scores.
+    """
+
+    def __init__(self, game: Game, dice: list[list[Die | None]]) -> None:
+        hand = game.log[-1]
+        self.held = [list(row) for row in dice]
+        self.rules = game.rules
+        self.log = [HandLog(hand.number, hand.start, (), hand.bids, [TrickLog(hand.start)], [])]
+        self.pending: tuple[int, Die] | None = None  # rolled, not yet landed
+
+    def apply(self, action: Roll | Land) -> None:
+        tricks = self.log[-1].tricks
+        if tricks[-1].winner is not None:  # the last trick is won: its winner leads the next
+            tricks.append(TrickLog(tricks[-1].winner))
+        trick = tricks[-1]
+        if isinstance(action, Land):
+            self._land(trick, action.face)
+            return
+        seat, die = action.seat, action.die
+        turn = R.roller(trick.leader, len(trick.rolls), len(self.held))
+        if seat != turn:
+            raise IllegalAction("not_your_turn", render("not_your_turn"), seat=seat, turn=turn)
+        if not isinstance(die, Die):
+            raise IllegalAction("unknown_die", render("unknown_die"), die=die)
+        held = self.held[seat]
+        if die not in held:
+            raise IllegalAction("die_not_held", render("die_not_held", {"die": die}), die=die)
+        lead = R.lead_colour(d for _s, d, _f in trick.rolls)
+        foul = R.follow_foul([d for d in held if d is not None], lead, die)
+        if foul is not None:
+            raise IllegalAction(foul.code, foul.text(), **foul.params)
+        held.remove(die)
+        self.pending = (seat, die)
+
+    def _land(self, trick: TrickLog, face: object) -> None:
+        seat, die = self.pending  # type: ignore[misc]
+        if not isinstance(face, Face) or face not in die.faces:
+            words = render("bad_face", {"die": die, "face": face})
+            raise IllegalAction("bad_face", words, die=die, face=face)
+        trick.rolls.append((seat, die, face))
+        if len(trick.rolls) == len(self.held):
+            faces = [f for _s, _d, f in trick.rolls]
+            trick.winner = trick.rolls[R.trick_winner(faces, self.rules)][0]
 
 
 # --- derived fields and summaries ------------------------------------------------------------
@@ -333,9 +489,10 @@ def _is_seat(value: object, n: int) -> bool:
 def fill(record: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of a valid record with every derived field written (ValueError if invalid)."""
     try:
-        rules, hands, totals = _walk(record)
+        replay = _replay(record)
     except _Fault as fault:
         raise ValueError(str(fault)) from None
+    rules, hands, totals = replay.rules, replay.hands, replay.totals
     out = json.loads(json.dumps(record))
     out["rules"] = rules.to_dict()
     for hand, info in zip(out["hands"], hands):
@@ -365,7 +522,7 @@ class HandSummary:
 def summary(record: Mapping[str, Any]) -> list[HandSummary]:
     """The hand-by-hand score sheet of a valid record (ValueError if invalid)."""
     try:
-        _rules, hands, _totals = _walk(record)
+        hands = _replay(record).hands
     except _Fault as fault:
         raise ValueError(str(fault)) from None
     n = len(record["seats"])
@@ -453,27 +610,14 @@ def to_game(
 
     ValueError if the record is invalid or hides dice (a seat's record cannot be resumed).
     """
-    fault = check(record)
-    if fault is not None:
-        raise ValueError(fault)
-    hands = record["hands"]
-    for k, hand in enumerate(hands, start=1):
-        if any(d is None for row in hand["dice"] for d in row):
-            raise ValueError(
-                f"hand {k}: some dice are hidden (null); only the host's full record can be resumed"
-            )
-    names = [s["name"] for s in record["seats"]]
-    first = hands[0]["start"] if hands else 0
-    game = Game(len(names), names=names, rules=Rules.from_dict(record.get("rules")),
-                chance=EXTERNAL, first_start=first)
-    for hand in hands:
-        game.apply(Deal(tuple(tuple(Die(d) for d in row) for row in hand["dice"])))
-        for s, b in enumerate(hand.get("bids", [])):
-            if b is not None:
-                game.apply(Bid(s, b))
-        for trick in hand.get("tricks", []):
-            for roll in trick["rolls"]:
-                game.apply(Roll(roll["seat"], Die(roll["die"])))
-                game.apply(Land(Face(roll["face"])))
+    try:
+        replay = _replay(record)
+    except _Fault as fault:
+        raise ValueError(str(fault)) from None
+    if replay.hidden:
+        raise ValueError(
+            f"hand {len(replay.hands)}: some dice are hidden (null); only the host's full record can be resumed"
+        )
+    game = replay.game  # the engine that checked the record has replayed it all
     game.set_chance(chance, seed=seed)
     return game
