@@ -524,6 +524,7 @@ from minodice.rules import (  # noqa: E402
     bonus_reason,
     follow_foul,
     hand_score_bounds,
+    hand_start_reason,
     lead_after,
     next_hand_start,
     roller,
@@ -606,3 +607,9 @@ def test_hand_score_bounds_hold_for_every_bid_and_result():
                 scores = [hand_score(b, w, dice, x, rules)
                           for b in range(dice + 1) for w in range(dice + 1) for x in (0, 50, bonus)]
                 assert lo == min(scores) and max(scores) <= hi
+
+
+def test_hand_start_reason_names_the_table_rule():
+    assert hand_start_reason(Rules()).code == "start_rotates"
+    assert hand_start_reason(Rules(hand_start="last_winner")).code == "start_last_winner"
+    assert "left" in hand_start_reason(Rules()).text()

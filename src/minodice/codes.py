@@ -35,6 +35,12 @@ BONUS_REASONS: dict[str, str] = {
     "minotaur_took_griffins": "the minotaur took {griffins} griffin(s): +{points} if the bid is made exactly",
 }
 
+#: Why a seat leads a hand (`rules.hand_start_reason`).
+TURN_REASONS: dict[str, str] = {
+    "start_rotates": "the start player moves one seat to the left each hand",
+    "start_last_winner": "the winner of the last trick of the previous hand starts (hand_start last_winner)",
+}
+
 #: The engine's refusals (`errors.IllegalAction` codes raised by `game.Game.apply`).
 ILLEGAL_ACTIONS: dict[str, str] = {
     "must_follow": "you must roll {colour} or a special die: you hold {colour} and {colour} was led",
@@ -175,6 +181,7 @@ SHEET_REFUSALS: dict[str, str] = {
 GROUPS: dict[str, dict[str, str]] = {
     "trick_reason": TRICK_REASONS,
     "bonus_reason": BONUS_REASONS,
+    "turn_reason": TURN_REASONS,
     "illegal_action": ILLEGAL_ACTIONS,
     "server_error": SERVER_ERRORS,
     "sheet_refusal": SHEET_REFUSALS,

@@ -204,12 +204,6 @@ def _is_seat(value: object, n: int) -> bool:
 # --- one hand ----------------------------------------------------------------------------------
 
 #: Why a hand's start player is who it is, by the `hand_start` rule option.
-_START_RULE = {
-    "rotate": "the start player moves one seat to the left each hand",
-    "last_winner": "the winner of the last trick of the previous hand starts (hand_start last_winner)",
-}
-
-
 def _hand(table: _Table, hand: object, k: int, last: bool) -> tuple[_Hand, bool]:
     """Replay hand `k`: start, deal, bids, tricks, then its stated scores. Also: does it hide dice?"""
     where = f"hand {k}"
@@ -221,7 +215,7 @@ def _hand(table: _Table, hand: object, k: int, last: bool) -> tuple[_Hand, bool]
     expected = table.game.next_start()
     if start != expected:
         raise _Fault(where, f"started by {table.who(start)}, but {table.who(expected)} should: "
-                            + _START_RULE[table.rules.hand_start])
+                            + R.hand_start_reason(table.rules).text())
     hidden = _deal(table, hand.get("dice"), k, last)
     tricks = _bids(table, hand, k, last)
     play = table.game if hidden is None else _HiddenHand(table.game, hidden)

@@ -377,6 +377,11 @@ def next_hand_start(rules: Rules, seats: int, last_start: int, last_winner: int)
     return (last_start + 1) % seats
 
 
+def hand_start_reason(rules: Rules) -> Reason:
+    """Why a hand's start player is who it is, under `rules.hand_start` (codes `start_rotates`, `start_last_winner`)."""
+    return Reason("start_last_winner" if rules.hand_start == "last_winner" else "start_rotates")
+
+
 # --- scoring ---------------------------------------------------------------------------
 
 
