@@ -27,6 +27,7 @@ serve: $(STAMP)
 ## test: set up, lint, and run the test suite (slow 10,000-game runs excluded)
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/lint-imports --no-logo
 	$(BIN)/python -m pytest -q -n 2 -m "not slow" -p no:cacheprovider
 
 ## test-slow: the long runs too (10,000 games verified and rescored)
@@ -35,6 +36,7 @@ test-slow: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/lint-imports --no-logo
 
 ## bench: the benchmarks (installs open-spiel for the reference figures)
 bench: $(STAMP)

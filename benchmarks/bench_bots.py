@@ -30,9 +30,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 from minodice.bots import Bot, make_bot
+from minodice.bots.runner import Match
 from minodice.dice import BAG, Die, Face
 from minodice.game import Game
-from minodice.bots.runner import Match
 from minodice.view import View
 
 
@@ -182,8 +182,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--save", help="write each deal's lead and decision times to this JSON file")
     args = ap.parse_args(argv)
 
-    from minodice.bots.montecarlo import simulator_available
-
     make_bot(args.spec)  # fail early on a bad spec
     deals = [f"{args.seed}-{i}" for i in range(args.start, args.start + args.deals)]
     began = time.perf_counter()
@@ -192,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     diff, half = summarize([r.diff for r in results])
     print(
         f"{args.spec} vs {args.baseline}: {args.seats} seats, {len(results)} deals x 2 games "
-        f"({'numba simulator' if simulator_available() else 'pure-Python playouts'}), {wall:.0f} s"
+        f"(numba simulator playouts), {wall:.0f} s"
     )
     print(f"  lead per game   {diff:+7.1f} ± {half:.1f}   (95% interval over deals)")
     print(

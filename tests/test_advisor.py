@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from minodice import rules as R
-from minodice.cli import app
 from minodice.analysis.advisor import advise, parse_dice
+from minodice.cli import app
 from minodice.dice import BAG, Die
 from minodice.rules import Rules
 

@@ -12,8 +12,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from minodice.tournament.botcheck import PLAN, BotCheckError, check_bot
 from minodice.cli.tournament import register
+from minodice.tournament.botcheck import PLAN, BotCheckError, check_bot
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = shlex.quote(sys.executable)

@@ -8,12 +8,13 @@ import statistics
 
 import pytest
 
+from minodice.analysis.strength import die_strength
 from minodice.bots import make_bot
-from minodice.bots.greedy import GreedyBot, die_strength
+from minodice.bots.greedy import GreedyBot
+from minodice.bots.runner import Fault, Match
 from minodice.dice import Die, Face
 from minodice.game import Game
 from minodice.rules import Rules, lead_colour, legal_dice
-from minodice.bots.runner import Fault, Match
 from minodice.view import RollView, TrickView, View
 
 
@@ -197,3 +198,23 @@ def test_greedy_rolls_only_legal_dice() -> None:
     v = roll_view([Die.RED, Die.PURPLE, Die.GRIFFIN], bid=0, won=0, rolled=rolled)
     assert v.legal == (Die.GRIFFIN, Die.RED)
     assert GreedyBot().roll(v) is Die.RED
+
+
+# --- the built-in list ----------------------------------------------------------------------
+
+
+def test_builtin_help_states_the_bots_real_defaults() -> None:
+    """The help of the searching bots is built from their modules' defaults (one source)."""
+    from minodice.bots import BUILTIN
+    from minodice.bots.ismcts import DEFAULT_C, DEFAULT_ITERATIONS
+    from minodice.bots.montecarlo import DEFAULT_BID_SIMS, DEFAULT_SIMS, MonteCarloBot
+
+    assert list(BUILTIN) == ["random", "greedy", "montecarlo", "ismcts"]
+    assert "greedy" in BUILTIN and "cmd" not in BUILTIN
+    montecarlo = BUILTIN["montecarlo"][1]
+    assert f"sims={DEFAULT_SIMS}," in montecarlo and f"bid_sims={DEFAULT_BID_SIMS}," in montecarlo
+    bot = MonteCarloBot()
+    assert (bot.sims, bot.bid_sims) == (DEFAULT_SIMS, DEFAULT_BID_SIMS)
+    ismcts = BUILTIN["ismcts"][1]
+    assert f"sims={DEFAULT_ITERATIONS}," in ismcts and f"c={DEFAULT_C:g}," in ismcts
+    assert all(isinstance(h, str) and h for _f, h in BUILTIN.values())

@@ -17,8 +17,8 @@ import pytest
 from minodice.bots import make_bot
 from minodice.bots.base import Bot
 from minodice.bots.external import ExternalBot
-from minodice.game import Game
 from minodice.bots.runner import Fault, Match
+from minodice.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMPLE = ROOT / "examples" / "simple_bot.py"
@@ -206,6 +206,26 @@ def test_illegal_answers(external: Callable[..., ExternalBot]) -> None:
     assert [f.kind for f in faults] == ["illegal", "illegal"]
     assert '"bid":' in (faults[0].line or "") and "bids go from 0 to 1" in faults[0].detail
     assert '"die":' in (faults[1].line or "")
+
+
+def test_a_roll_the_colour_rule_bars_is_refused_with_the_rules_reason(external: Callable[..., ExternalBot]) -> None:
+    bot = external(
+        """
+        v = msg["view"]
+        barred = [d for d in v["dice"] if msg["type"] == "roll" and d not in v["legal"]]
+        if barred and not os.environ.get("DONE_ROLL"):
+            os.environ["DONE_ROLL"] = "1"
+            send({"id": msg["id"], "die": barred[0]})
+        else:
+            send(good(msg))
+        """
+    )
+    game, faults, match = play(bot)
+    assert game.over and not match.replaced
+    assert [f.kind for f in faults] == ["illegal"]
+    detail = faults[0].detail
+    assert "is not a die this seat may roll now (you must roll " in detail
+    assert "or a special die: you hold " in detail and " was led): legal are " in detail
 
 
 def test_timeout_replaces_the_bot_for_the_game(external: Callable[..., ExternalBot], tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from minodice.bots.greedy import SAMPLES, die_strength
 from minodice.analysis.odds import (
     MAX_OPPONENTS,
     MIN_OPPONENTS,
@@ -20,6 +19,7 @@ from minodice.analysis.odds import (
     simulate_hands,
     win_chances,
 )
+from minodice.analysis.strength import SAMPLES, die_strength
 from minodice.cli.odds import parse_opponents, register
 from minodice.dice import BAG, BAG_COUNTS, Die, Face, hands_for
 from minodice.rules import Rules, trick_winner

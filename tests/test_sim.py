@@ -27,7 +27,7 @@ from minodice.rules import Rules
 from minodice.sim import finish_hand, finish_hand_tricks, playout_values, policy_bid, policy_roll
 from minodice.sim import kernel as K
 from minodice.sim.batch import SimResult, simulate, simulate_from_stream, stream_size, warmup
-from minodice.sim.playout import encode
+from minodice.sim.playout import encode, hand_start_state
 
 FACES = tuple(Face)
 SPECIAL_RULES = [Rules(all_specials=a, all_flags=f) for a in ("mermaid", "minotaur", "griffin")
@@ -364,6 +364,22 @@ def test_encode_refuses_other_phases() -> None:
         encode(game)
 
 
+def test_hand_start_state_is_the_encoded_start_of_a_hand() -> None:
+    """The advisor's state (`hand_start_state`) and a game's (`encode`) share one layout."""
+    for seats, seed in itertools.product(range(3, 7), range(3)):
+        game = Game(seats, seed=seed)
+        for _ in range(seed * 2 * seats):  # into a later hand, still bidding
+            game.apply(game.legal_actions()[0])
+        while game.phase is not Phase.BID:
+            game.apply(game.legal_actions()[0])
+        known = {s: game.held(s) for s in range(seats) if s != seed % seats}
+        state, slots = hand_start_state(seats, game.hand, known, start=game.log[-1].start)
+        state[slots] = [d.index for d in game.held(seed % seats)]
+        assert state.tolist() == encode(game).tolist()
+    with pytest.raises(ValueError, match="holds 1 dice, not 2"):
+        hand_start_state(3, 2, {0: [Die.RED]})
+
+
 def test_short_streams_are_refused() -> None:
     game = Game(4, seed=3)
     with pytest.raises(ValueError):
@@ -372,7 +388,7 @@ def test_short_streams_are_refused() -> None:
         simulate_from_stream(np.full(100, 0.5), 1, 4)
 
 
-@pytest.mark.parametrize("module", ["minodice.sim.playout", "minodice.sim.batch"])
+@pytest.mark.parametrize("module", ["minodice.sim.playout", "minodice.sim.batch", "minodice.analysis.strength"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), verbose=False)
     assert result.failed == 0

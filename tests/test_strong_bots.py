@@ -27,11 +27,11 @@ from minodice.bots.montecarlo import (
     MonteCarloBot,
     rollout_scores,
 )
+from minodice.bots.runner import Fault, Match
 from minodice.dice import Die, Face
 from minodice.game import Game, Phase
 from minodice.record import from_game
 from minodice.rules import Rules, lead_colour, legal_dice
-from minodice.bots.runner import Fault, Match
 from minodice.tournament.duplicate import DuplicateChance
 from minodice.view import RollView, TrickView, View
 

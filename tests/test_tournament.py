@@ -16,6 +16,7 @@ from openskill.models import PlackettLuce
 from typer.testing import CliRunner
 
 from minodice import record
+from minodice.cli.tournament import register
 from minodice.dice import Die, Face
 from minodice.game import EXTERNAL, Bid, Deal, Game, Land, Roll
 from minodice.rules import places
@@ -30,7 +31,6 @@ from minodice.tournament import (
     schedule,
     summarize,
 )
-from minodice.cli.tournament import register
 from minodice.tournament.config import Entrant
 from minodice.tournament.play import hand_outcomes
 from minodice.tournament.report import TIMING_FIELDS, to_json

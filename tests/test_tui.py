@@ -22,11 +22,12 @@ import pytest
 from rich.console import Console
 
 from minodice import record as records
-from minodice.dice import Die
-from minodice.game import Game
+from minodice.dice import Die, Face
+from minodice.game import EXTERNAL, Bid, Deal, Game, Land, Phase, Roll
 from minodice.tui import PlaySettings, run
 from minodice.tui.prompts import Command, Problem, clean, parse_bid, parse_die
 from minodice.tui.render import HELP, Screen
+from minodice.tui.session import Session
 
 _BIN = Path(sys.executable).parent / "minodice"
 CLI = [str(_BIN)] if _BIN.exists() else [sys.executable, "-m", "minodice.cli"]
@@ -219,6 +220,8 @@ def test_wrong_inputs_reprompt_with_the_reason(tmp_path: Path) -> None:
             absent = [d.value for d in Die if d.value not in held]
             if barred and "follow" not in seen:
                 seen.add("follow")
+                why = " ".join(screen.split())
+                assert f"You may not roll {barred[0]}" in why and "you must roll" in why
                 player.send(barred[0])
                 text = player.expect(PROMPT)
                 assert "you must roll" in text and "was led" in text
@@ -436,3 +439,108 @@ def test_hint_is_the_same_advice_as_the_advise_command() -> None:
     out = io.StringIO()
     Screen(Console(file=out, width=100, color_system=None), game.names, 2, game.rules, game.hands).hint(view)
     assert f"Hint: bid {advice.best}" in out.getvalue()
+
+
+# --- the screen reads the seat's view (and the rules' words), not state of its own --------------
+
+
+def _scripted_screen(me: int = 2) -> tuple[Game, Screen, io.StringIO]:
+    """A 3-seat game with chosen dice and faces (external chance), and a plain screen for seat `me`."""
+    game = Game(3, chance=EXTERNAL)
+    out = io.StringIO()
+    screen = Screen(Console(file=out, width=120, color_system=None, highlight=False),
+                    game.names, me, game.rules, game.hands)
+    return game, screen, out
+
+
+def _show_new(game: Game, screen: Screen, seen: int) -> int:
+    """Show the events since `seen` against the seat's view now (as the session does); the new count."""
+    events = game.events_for(screen.me, seen)
+    view = game.observe(screen.me)
+    for e in events:
+        screen.show(e, view)
+    return seen + len(events)
+
+
+def test_trick_reason_bonus_and_lead_colour_come_from_the_view_and_the_rules() -> None:
+    game, screen, out = _scripted_screen()
+    game.apply(Deal(((Die.MERMAID,), (Die.MINOTAUR,), (Die.RED,))))
+    for seat in range(3):
+        game.apply(Bid(seat, 1))
+    for seat, die, face in [(0, Die.MERMAID, Face.MERMAID), (1, Die.MINOTAUR, Face.MINOTAUR), (2, Die.RED, Face.SIX)]:
+        game.apply(Roll(seat, die))
+        game.apply(Land(face))
+    assert game.phase is Phase.DEAL  # the hand is scored; its view is still the seat's
+    _show_new(game, screen, 0)
+    text = " ".join(out.getvalue().split())
+    assert "P0 rolls mermaid → mermaid P1 rolls minotaur → minotaur" in text
+    assert "You roll red → 6 (lead colour: red)" in text
+    assert "P0 wins trick 1 with mermaid: the mermaid beats the minotaur." in text
+    assert "P0 earns a bonus — the mermaid captured the minotaur: +50 if the bid is made exactly." in text
+    assert "won/bid: P0 1/1✓ · P1 0/1 · You 0/1" in text
+    assert "P0's +50 bonus counts: the bid was made." in text
+
+
+def test_roll_menu_says_who_leads_and_why_dice_are_refused_in_the_registrys_words() -> None:
+    game, screen, out = _scripted_screen()
+    game.apply(Deal(((Die.YELLOW,), (Die.PURPLE,), (Die.GRAY,))))
+    for seat in range(3):
+        game.apply(Bid(seat, 0))
+    for seat, die in [(0, Die.YELLOW), (1, Die.PURPLE), (2, Die.GRAY)]:
+        game.apply(Roll(seat, die))
+        game.apply(Land(die.faces[-1]))
+    game.apply(Deal(((Die.YELLOW, Die.YELLOW), (Die.RED, Die.PURPLE), (Die.GRAY, Die.RED))))
+    for seat in range(3):
+        game.apply(Bid(seat, 1))
+    game.apply(Roll(1, Die.RED))  # hand 2 starts at seat 1 (rotate)
+    game.apply(Land(Face.FIVE))
+    view = game.observe(2)
+    prompt, menu = screen.roll_menu(view)
+    text = " ".join(out.getvalue().split())
+    assert menu == (Die.RED,) and prompt.startswith("Your roll (1,")
+    assert "Leading so far: P1's red → 5 (5 is the highest number)" in text
+    assert view.refusals()[Die.GRAY].text() in text
+    assert "You may not roll gray — you must roll red or a special die: you hold red and red was led." in text
+
+
+def test_events_are_shown_against_a_view() -> None:
+    game, screen, _ = _scripted_screen()
+    game.apply(Deal(((Die.YELLOW,), (Die.PURPLE,), (Die.GRAY,))))
+    drawn = game.events_for(2)[0]
+    screen.show(drawn, quiet=True)  # taking it in needs no view
+    with pytest.raises(ValueError, match="view"):
+        screen.show(drawn)
+
+
+def test_help_text_takes_the_trump_order_and_points_from_the_rules() -> None:
+    assert "(minotaur > griffin > mermaid > minotaur)" in HELP
+    assert "+20 per trick (a zero bid: +10 per die in the hand)" in HELP and "A flag counts 0." in HELP
+
+
+def test_each_hand_is_shown_against_its_own_view_and_the_seed_gives_the_same_game() -> None:
+    """The last trick of a hand is tallied before the next hand is drawn, and wrapping the
+    chance source (to show the hand first) changes no die and no face."""
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False)
+    answers = iter(["0"] + ["1"] * 200)
+    session = Session.create(PlaySettings(bots=["random"] * 3, seed=21, seat=1), console,
+                             lambda prompt: next(answers))
+    try:
+        assert session.play() == 0
+    finally:
+        session.close()
+    text = out.getvalue()
+    for hand in range(1, 9):
+        part = text[text.index(f"Hand {hand} of 8"):text.index(f"Score sheet after hand {hand} of 8")]
+        last = [ln for ln in part.splitlines() if "won/bid:" in ln][-1]
+        assert sum(int(w) for w in re.findall(r"(\d+)/\d+", last)) == hand, last
+    twin = Game(4, seed=21)  # the same seed and the same choices, without the screen
+    played = session.game
+    for hand in played.log:
+        for seat, bid in enumerate(hand.bids):
+            twin.apply(Bid(seat, bid))
+        for trick in hand.tricks:
+            for seat, die, _face in trick.rolls:
+                twin.apply(Roll(seat, die))
+    assert [(h.dice, [t.rolls for t in h.tricks]) for h in twin.log] == \
+        [(h.dice, [t.rolls for t in h.tricks]) for h in played.log]

@@ -29,7 +29,8 @@ from numba import njit
 from ..dice import BAG, BAG_COUNTS, Die, hands_for
 from ..rules import Rules
 from ..sim import kernel as K
-from ..sim.playout import policy_array, strength_array
+from ..sim.kernel import S_BIDS
+from ..sim.playout import hand_start_state, policy_array, strength_array
 
 __all__ = ["OPPONENT_POLICIES", "Advice", "BidEstimate", "advise", "parse_dice"]
 
@@ -116,22 +117,6 @@ def _check(dice: Sequence[Die], players: int, position: int, opponents: str) -> 
         raise ValueError(f"opponents play {' or '.join(OPPONENT_POLICIES)}, not {opponents!r}")
 
 
-def _state(players: int, n: int, seat: int, own: Sequence[Die]) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's state array for the start of the hand (see `playout.encode`; seat 0 starts),
-    and the places in it of the other seats' dice, to be filled by each deal."""
-    state = [players, n, 0, 0, -1, *([-1] * players), *([0] * players), *([0] * players)]
-    slots = []
-    for s in range(players):
-        state.append(n)
-        if s == seat:
-            state += [d.index for d in own]
-        else:
-            slots += range(len(state), len(state) + n)
-            state += [0] * n
-    state.append(0)
-    return np.array(state, dtype=np.int64), np.array(slots, dtype=np.int64)
-
-
 @njit(cache=True, nogil=True)  # the server's event loop keeps running while a hint is computed
 def _batch(deals, state, slots, rest, seat, active, per, rules, pol, strength, seed, s1, s2, k, counts):
     """Play `deals` random deals of the unseen dice, each once per active bid with the same random numbers."""
@@ -154,7 +139,7 @@ def _batch(deals, state, slots, rest, seat, active, per, rules, pol, strength, s
         for b in range(active.shape[0]):
             if not active[b]:
                 continue
-            state[5 + seat] = b
+            state[S_BIDS + seat] = b
             k[b] += 1
             K.finish_kernel(per, state, rules, pol, strength, deal_seed, stream, -1, scores, won)
             total = 0.0
@@ -199,7 +184,7 @@ def advise(
     pol = policy_array(names, players)
     strength = strength_array(players, rules)
     rules_arr = K.encode_rules(rules)
-    state, slots = _state(players, n, position, dice)
+    state, slots = hand_start_state(players, n, {position: dice}, start=0)
     bids = n + 1
     # Per bid: sums over its deals of the deal's mean score and its square, the deals, trick counts.
     # A bid whose interval is narrow enough stops being simulated: the budget goes to the others.

@@ -1,22 +1,32 @@
 """Bots: the Bot interface, the built-in bots, and bots from a spec string.
 
-A spec names a bot: `random`, `greedy`, or `cmd:PROGRAM ARGS` for an external
-program speaking `minodice-bot/1` (see `spec/bot-protocol.md`).
+A spec names a bot: `random`, `greedy`, `montecarlo`, `ismcts` (options as
+`name:key=value,...`), or `cmd:PROGRAM ARGS` for an external program speaking
+`minodice-bot/1` (see `spec/bot-protocol.md`).
 
 >>> bot = make_bot("random", seed="game-1:seat-2")
 >>> bot.name
 'random'
+
+The help of the searching bots states their defaults, read from their modules:
+
+>>> from minodice.bots.montecarlo import DEFAULT_SIMS
+>>> f"sims={DEFAULT_SIMS}" in BUILTIN["montecarlo"][1]
+True
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 
 from .base import Bot, BotFault
 from .random_bot import RandomBot
 
-__all__ = ["BUILTIN", "Bot", "BotFault", "BotSpecError", "bot_seed", "make_bot"]
+__all__ = ["BUILTIN", "Bot", "BotFault", "BotSpecError", "BuiltinBots", "bot_seed", "make_bot"]
+
+#: Makes a built-in bot from its random stream and its spec's options.
+Factory = Callable[[random.Random, dict[str, str]], Bot]
 
 
 class BotSpecError(ValueError):
@@ -40,14 +50,15 @@ def _random(rng: random.Random, options: dict[str, str]) -> Bot:
     return RandomBot(rng)
 
 
+_MONTECARLO_OPTIONS = ("sims", "per", "bid_sims", "bid_per", "seconds", "policy", "infer", "ambition")
+_ISMCTS_OPTIONS = ("sims", "per", "c", "bid_sims", "seconds", "policy", "infer", "ambition")
+
+
 def _montecarlo(rng: random.Random, options: dict[str, str]) -> Bot:
     from .montecarlo import MonteCarloBot, parse_budget
 
     try:
-        opts = parse_budget(
-            "montecarlo", options,
-            ("sims", "per", "bid_sims", "bid_per", "seconds", "policy", "infer", "ambition"),
-        )
+        opts = parse_budget("montecarlo", options, _MONTECARLO_OPTIONS)
     except ValueError as exc:
         raise BotSpecError(str(exc)) from None
     return MonteCarloBot(rng, **opts)  # type: ignore[arg-type]
@@ -58,27 +69,67 @@ def _ismcts(rng: random.Random, options: dict[str, str]) -> Bot:
     from .montecarlo import parse_budget
 
     try:
-        opts = parse_budget(
-            "ismcts", options, ("sims", "per", "c", "bid_sims", "seconds", "policy", "infer", "ambition")
-        )
+        opts = parse_budget("ismcts", options, _ISMCTS_OPTIONS)
     except ValueError as exc:
         raise BotSpecError(str(exc)) from None
     return IsmctsBot(rng, **opts)  # type: ignore[arg-type]
 
 
+def _montecarlo_help() -> str:
+    from .montecarlo import DEFAULT_BID_SIMS, DEFAULT_SIMS
+
+    return (
+        "simulates the hand for every bid and die (options: "
+        f"sims={DEFAULT_SIMS}, bid_sims={DEFAULT_BID_SIMS}, seconds=, policy=greedy)"
+    )
+
+
+def _ismcts_help() -> str:
+    from .ismcts import DEFAULT_C, DEFAULT_ITERATIONS
+    from .montecarlo import DEFAULT_BID_SIMS
+
+    return (
+        "information-set tree search over the rolls (options: "
+        f"sims={DEFAULT_ITERATIONS}, c={DEFAULT_C:g}, bid_sims={DEFAULT_BID_SIMS}, seconds=)"
+    )
+
+
+class BuiltinBots(Mapping[str, tuple[Factory, str]]):
+    """The built-in bots by name: (factory, one-line help).
+
+    A help may be given as a function, called when the help is read: the
+    searching bots' help states their defaults, and their modules (which load the
+    numba simulator) are imported only then, not when `minodice.bots` is.
+    """
+
+    def __init__(self, entries: dict[str, tuple[Factory, str | Callable[[], str]]]) -> None:
+        self._entries = entries
+
+    def __getitem__(self, name: str) -> tuple[Factory, str]:
+        factory, blurb = self._entries[name]
+        return factory, blurb if isinstance(blurb, str) else blurb()
+
+    def factory(self, name: str) -> Factory:
+        """The factory of bot `name` (without reading its help)."""
+        return self._entries[name][0]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 #: Built-in bots by name, with a one-line description each.
-BUILTIN: dict[str, tuple[Callable[[random.Random, dict[str, str]], Bot], str]] = {
+BUILTIN = BuiltinBots({
     "random": (_random, "bids and rolls at random among the legal choices"),
     "greedy": (_greedy, "bids its expected tricks; rolls to win while it needs tricks, to lose after"),
-    "montecarlo": (
-        _montecarlo,
-        "simulates the hand for every bid and die (options: sims=96, seconds=, policy=greedy)",
-    ),
-    "ismcts": (
-        _ismcts,
-        "information-set tree search over the rolls (options: sims=160, c=0.7, bid_sims=96, seconds=)",
-    ),
-}
+    "montecarlo": (_montecarlo, _montecarlo_help),
+    "ismcts": (_ismcts, _ismcts_help),
+})
 
 
 def bot_seed(game_seed: object, seat: int) -> str:
@@ -118,4 +169,4 @@ def make_bot(spec: str, *, seed: object = None, timeout: float = 10.0) -> Bot:
     if name not in BUILTIN:
         known = ", ".join(sorted(BUILTIN))
         raise BotSpecError(f"unknown bot {name!r}: choose one of {known}, or cmd:PROGRAM")
-    return BUILTIN[name][0](rng, options)
+    return BUILTIN.factory(name)(rng, options)

@@ -311,8 +311,7 @@ class ExternalBot(Bot):
         legal = view.legal or ()
         if die is None or die not in legal:
             shown = ", ".join(getattr(d, "value", str(d)) for d in legal)
-            what = "not a die" if die is None else "not a die this seat may roll now"
-            raise BotFault("illegal", f"{value!r} is {what}: legal are {shown}", line=line)
+            raise BotFault("illegal", f"{value!r} is {_why_not(view, die)}: legal are {shown}", line=line)
         return die
 
     def end_game(self, view: View) -> None:
@@ -440,3 +439,13 @@ class ExternalBot(Bot):
         fault = BotFault(kind, detail, fatal=True)
         self._gone = fault
         return fault
+
+
+def _why_not(view: View, die: Die | None) -> str:
+    """Why a bot may not roll `die` now, in the rules' words when the colour rule bars it."""
+    if die is None:
+        return "not a die"
+    refusal = view.refusals().get(die)
+    if refusal is not None:
+        return f"not a die this seat may roll now ({refusal.text()})"
+    return "not a die this seat may roll now"

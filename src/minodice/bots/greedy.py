@@ -4,8 +4,8 @@ Two estimates drive it, both computed with `rules.trick_winner` (no rule is
 re-stated here):
 
 - for bidding, each kind of die's chance of winning a trick against the other
-  seats' random dice from the bag (a seeded Monte Carlo table, computed once
-  per seat count and rule set and cached at module level);
+  seats' random dice from the bag (`analysis.strength.die_strength`, a seeded
+  Monte Carlo table computed once per seat count and rule set);
 - for rolling, each legal die's chance of winning the trick in progress, given
   the faces already rolled and the seats still to roll (their faces drawn from
   the dice this seat has not seen).
@@ -18,68 +18,19 @@ True
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from functools import lru_cache
 
 from .. import rules as R
-from ..dice import BAG, BAG_COUNTS, Die, Face
+from ..analysis.strength import FACE_ODDS, die_strength, trick_distribution
+from ..dice import BAG_COUNTS, Die, Face
 from ..rules import Rules
 from ..view import View
 from .base import Bot
 
-__all__ = ["GreedyBot", "die_strength", "trick_chance"]
-
-#: Monte Carlo samples per die kind for the bidding table (std. error about 0.005).
-SAMPLES = 4000
-#: Seed of the bidding table (the bot is deterministic: same views, same answers).
-TABLE_SEED = 20240611
+__all__ = ["GreedyBot", "trick_chance"]
 
 _FACES: tuple[Face, ...] = tuple(Face)
-#: Each die's faces with their probabilities (distinct faces only).
-_FACE_ODDS: dict[Die, tuple[tuple[Face, float], ...]] = {
-    d: tuple((f, d.faces.count(f) / 6) for f in dict.fromkeys(d.faces)) for d in Die
-}
-_STRENGTH: dict[tuple[int, str, str], dict[Die, float]] = {}
-
-
-def _rules_key(rules: Rules) -> tuple[str, str]:
-    return rules.all_specials, rules.all_flags
-
-
-def die_strength(seats: int, rules: Rules | None = None) -> dict[Die, float]:
-    """Chance that each kind of die wins a trick against `seats - 1` random dice from the bag.
-
-    Rolling position is random too. Averaged over the bag the chances are
-    1/seats, so their sum over a hand estimates the tricks it takes.
-    """
-    rules = rules or Rules()
-    key = (seats, *_rules_key(rules))
-    table = _STRENGTH.get(key)
-    if table is None:
-        table = _STRENGTH[key] = _estimate_strength(seats, rules)
-    return table
-
-
-def _estimate_strength(seats: int, rules: Rules) -> dict[Die, float]:
-    rng = random.Random(f"{TABLE_SEED}:{seats}:{rules.all_specials}:{rules.all_flags}")
-    rnd = rng.random
-    winner = R.trick_winner
-    table: dict[Die, float] = {}
-    others = seats - 1
-    for die in Die:
-        pool = list(BAG)
-        pool.remove(die)
-        wins = 0
-        for _ in range(SAMPLES):
-            opponents = rng.sample(pool, others)
-            faces = [d.faces[int(rnd() * 6)] for d in opponents]
-            pos = int(rnd() * seats)
-            faces.insert(pos, die.faces[int(rnd() * 6)])
-            if winner(faces, rules) == pos:
-                wins += 1
-        table[die] = wins / SAMPLES
-    return table
 
 
 @lru_cache(maxsize=1 << 16)
@@ -108,7 +59,7 @@ def _unseen_face_odds(view: View) -> dict[Face, float]:
         return odds
     for d, c in counts.items():
         if c > 0:
-            for f, p in _FACE_ODDS[d]:
+            for f, p in FACE_ODDS[d]:
                 odds[f] += p * c / total
     return odds
 
@@ -124,7 +75,7 @@ def trick_chance(
     """
     base = tuple(rolled)
     total = 0.0
-    for face, p in _FACE_ODDS[die]:
+    for face, p in FACE_ODDS[die]:
         leads, threats = _threats((*base, face), rules)
         if not leads:
             continue
@@ -148,7 +99,7 @@ class GreedyBot(Bot):
             return 0
         strength = die_strength(view.seats, view.rules)
         chances = [strength[d] for d in view.dice]
-        dist = _trick_distribution(chances)
+        dist = trick_distribution(chances)
         n = view.hand
         best, best_value = legal[0], float("-inf")
         for b in legal:
@@ -179,14 +130,3 @@ class GreedyBot(Bot):
         # Enough tricks (or a zero bid): lose this trick, shedding the most dangerous die that loses.
         return min(legal, key=lambda d: (round(chance[d], 6), -strength[d]))
 
-
-def _trick_distribution(chances: Sequence[float]) -> list[float]:
-    """Distribution of the number of tricks won if each die wins independently with its chance."""
-    dist = [1.0]
-    for p in chances:
-        nxt = [0.0] * (len(dist) + 1)
-        for k, q in enumerate(dist):
-            nxt[k] += q * (1 - p)
-            nxt[k + 1] += q * p
-        dist = nxt
-    return dist

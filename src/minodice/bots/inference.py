@@ -35,11 +35,12 @@ from dataclasses import replace
 from functools import lru_cache
 
 from .. import rules as R
+from ..analysis.strength import die_strength, trick_distribution
 from ..dice import BAG, Die
 from ..game import Game, sample_hidden
 from ..rules import Rules
 from ..view import TrickView, View
-from .greedy import GreedyBot, _trick_distribution, die_strength
+from .greedy import GreedyBot
 
 __all__ = ["Evidence", "PosteriorSampler", "heuristic_bid"]
 
@@ -50,7 +51,7 @@ _GREEDY = GreedyBot()
 def heuristic_bid(dice: tuple[Die, ...], seats: int, rules: Rules) -> int:
     """The greedy bot's bid for `dice` (the expected-score bid, each die winning independently)."""
     strength = die_strength(seats, rules)
-    dist = _trick_distribution([strength[d] for d in dice])
+    dist = trick_distribution([strength[d] for d in dice])
     n = len(dice)
     best, best_value = 0, float("-inf")
     for b in range(n + 1):
@@ -118,8 +119,7 @@ class Evidence:
                         leader=t.rolls[0].seat, legal=None,
                     )
                     self.events[r.seat].append((index, r.die, lead, prefix, after))
-                if lead is None and not r.die.special:
-                    lead = r.die
+                lead = R.lead_after(lead, r.die)
                 index += 1
             if t.winner is not None:
                 won[t.winner] += 1
@@ -194,10 +194,10 @@ class PosteriorSampler:
             lead: Die | None = None
             for r in t.rolls:
                 pool.remove(r.die)
-                if lead is not None and not r.die.special and r.die is not lead:
-                    self.voids[r.seat].add(lead)
-                if lead is None and not r.die.special:
-                    lead = r.die
+                void = R.shown_void(lead, r.die)
+                if void is not None:
+                    self.voids[r.seat].add(void)
+                lead = R.lead_after(lead, r.die)
         for d in view.dice:
             pool.remove(d)
         self.pool = pool

@@ -18,7 +18,7 @@ play, whose score for the seat is the objective:
    playouts of the fast greedy-like policy in the batch simulator
    (`montecarlo.rollout_scores`);
 4. it backs up every seat's mean hand score (each node's statistics are those
-   of the seat that acts there; UCB sees scores scaled by 30 × dice to about [0, 1]).
+   of the seat that acts there; UCB sees scores scaled to about [0, 1] by `score_scale`).
 
 The die rolled is the root action visited most (ties: the higher mean).
 Bids use `montecarlo`'s estimate (every legal bid played out on shared
@@ -46,29 +46,28 @@ import math
 import random
 import time
 
+from .. import rules as R
 from ..dice import Die, Face
-from ..game import Game, Roll, SeededChance
+from ..game import Game, HandLog, Roll, SeededChance
 from ..view import View
 from .base import Bot
 from .explain import ChoiceStat, Explanation
 from .inference import PosteriorSampler
 from .montecarlo import (
-    _BATCH,
+    BATCH,
     DEFAULT_AMBITION,
     DEFAULT_BID_PER,
     DEFAULT_BID_SIMS,
     DEFAULT_INFER,
-    SLOW_SIMS,
-    _seat,
-    _spec,
     choose_bid,
+    format_spec,
     only_legal_roll,
     rollout_scores,
-    simulator_available,
+    seat_of,
     warm_simulator,
 )
 
-__all__ = ["DEFAULT_ITERATIONS", "IsmctsBot", "search"]
+__all__ = ["DEFAULT_ITERATIONS", "IsmctsBot", "score_scale", "search"]
 
 #: Search iterations per roll when no budget is given.
 DEFAULT_ITERATIONS = 160
@@ -105,87 +104,141 @@ def search(
 ) -> tuple[dict[Die, _Edge], int]:
     """Run the search for the roll `view` asks of its seat; the root's edges and the iterations run.
 
-    `infer` > 0 draws the determinizations in proportion to how well they explain
-    the other seats' revealed bids and rolls (`bots.inference`).
+    Each iteration takes a determinization, selects down the tree and expands
+    one new action (`_descend`), plays the hand out (`_playout`) and backs the
+    scores up the path (`_back_up`). `infer` > 0 draws the determinizations in
+    proportion to how well they explain the other seats' revealed bids and
+    rolls (`bots.inference`).
     """
-    own_bid = view.bids[_seat(view)]
-    pending: list[Game] = []
-    sampler = PosteriorSampler(view, infer, rng, cache)
+    deals = _Deals(view, rng, infer, reuse, cache)
     root: dict[Die, _Edge] = {}
     deadline = time.perf_counter() + seconds if seconds is not None else None
     limit = sims if sims is not None else (1 << 30 if seconds is not None else DEFAULT_ITERATIONS)
-    n_dice = view.hand
-    lo, scale = -10.0 * n_dice, 30.0 * n_dice
-    log = math.log
-    sqrt = math.sqrt
+    ucb = _Ucb(c, *score_scale(view))
     done = 0
     while done < limit:
         if deadline is not None and done and time.perf_counter() >= deadline:
             break
         done += 1
-        if infer > 0 and not view.bidding:
-            # Deals drawn by the evidence, each played `reuse` times (fresh chance).
-            if not pending:
-                pending = sampler.games(_BATCH) * reuse
-                pending.reverse()
-            g = pending.pop().clone(chance=SeededChance(rng.getrandbits(64)))
-        else:
-            g = Game.from_view(view, rng, own_bid=own_bid)
-        hand = g.log[-1]
-        node = root
-        path: list[tuple[_Edge, int]] = []
-        while hand.scores is None:
-            p = g.turn
-            legal = g.legal_actions(p)
-            if len(legal) == 1:
-                action = legal[0]
-                edge = node.get(action.die)  # type: ignore[union-attr]
-                if edge is None:
-                    edge = node[action.die] = _Edge()  # type: ignore[union-attr]
-                edge.avail += 1
-                expanded = False
-            else:
-                untried: list[tuple[Roll, _Edge]] = []
-                best: tuple[Roll, _Edge] | None = None
-                best_u = -math.inf
-                for a in legal:
-                    e = node.get(a.die)  # type: ignore[union-attr]
-                    if e is None:
-                        e = node[a.die] = _Edge()  # type: ignore[union-attr]
-                    e.avail += 1
-                    if e.n == 0:
-                        untried.append((a, e))  # type: ignore[arg-type]
-                    elif not untried:
-                        u = (e.w / e.n - lo) / scale + c * sqrt(log(e.avail) / e.n)
-                        if u > best_u:
-                            best_u, best = u, (a, e)  # type: ignore[assignment]
-                if untried:
-                    action, edge = untried[int(rng.random() * len(untried))]
-                    expanded = True
-                else:
-                    action, edge = best  # type: ignore[misc]
-                    expanded = False
-            trick = hand.tricks[-1]
-            g.apply(action)
-            path.append((edge, p))
-            if expanded or hand.scores is not None:
-                break
-            face = trick.rolls[-1][2]
-            child = edge.children.get(face)
-            if child is None:
-                child = edge.children[face] = {}
-            node = child
-        if hand.scores is not None:
-            result = [float(x) for x in hand.scores]
-        else:
-            scores = rollout_scores(g, per, rng.getrandbits(62), None, policy)
-            result = [float(x) for x in scores.mean(axis=0)]
-        for edge, p in path:
-            x = result[p]
-            edge.n += 1
-            edge.w += x
-            edge.w2 += x * x
+        g = deals.next()
+        hand = g.log[-1]  # the hand searched (a seeded game deals the next one once it is scored)
+        path = _descend(g, hand, root, rng, ucb)
+        _back_up(path, _playout(g, hand, per, rng, policy))
     return root, done
+
+
+def score_scale(view: View) -> tuple[float, float]:
+    """The offset and span UCB1 scales a hand's scores by, to about [0, 1].
+
+    The offset is the hand's lowest score and the span its range without the
+    bonus (`rules.hand_score_bounds` less `rules.max_hand_bonus`): bonuses are
+    rare, and the exploration constant `c` is tuned on this scale.
+
+    >>> from minodice.game import Game
+    >>> score_scale(Game(4, seed=1).observe(0))  # hand 1: -10 .. 20
+    (-10.0, 30.0)
+    """
+    lo, hi = R.hand_score_bounds(view.hand, view.seats, view.rules)
+    return float(lo), float(hi - lo - R.max_hand_bonus(view.seats, view.rules))
+
+
+class _Deals:
+    """The search's determinizations: drawn by the evidence (each deal played `reuse` times, fresh
+    chance each), or uniform from the view when there is no evidence to weigh."""
+
+    def __init__(self, view: View, rng: random.Random, infer: float, reuse: int, cache: dict | None) -> None:
+        self.view, self.rng, self.reuse = view, rng, reuse
+        self.own_bid = view.bids[seat_of(view)]
+        self.sampler = PosteriorSampler(view, infer, rng, cache)
+        self.by_evidence = infer > 0 and not view.bidding
+        self.pending: list[Game] = []
+
+    def next(self) -> Game:
+        if not self.by_evidence:
+            return Game.from_view(self.view, self.rng, own_bid=self.own_bid)
+        if not self.pending:
+            self.pending = self.sampler.games(BATCH) * self.reuse
+            self.pending.reverse()
+        return self.pending.pop().clone(chance=SeededChance(self.rng.getrandbits(64)))
+
+
+class _Ucb:
+    """UCB1 on scaled scores: an edge's mean scaled by `lo` and `scale`, plus `c` × the exploration term."""
+
+    __slots__ = ("c", "lo", "scale")
+
+    def __init__(self, c: float, lo: float, scale: float) -> None:
+        self.c, self.lo, self.scale = c, lo, scale
+
+    def value(self, e: _Edge) -> float:
+        return (e.w / e.n - self.lo) / self.scale + self.c * math.sqrt(math.log(e.avail) / e.n)
+
+
+def _edge(node: dict[Die, _Edge], die: Die) -> _Edge:
+    """The edge for rolling `die` at `node`, made on first sight; its availability counted."""
+    edge = node.get(die)
+    if edge is None:
+        edge = node[die] = _Edge()
+    edge.avail += 1
+    return edge
+
+
+def _select(node: dict[Die, _Edge], legal: list, rng: random.Random, ucb: _Ucb) -> tuple[Roll, _Edge, bool]:
+    """The action to take at `node` among `legal`: an untried one at random (expanded: True), else UCB1's best."""
+    if len(legal) == 1:
+        return legal[0], _edge(node, legal[0].die), False
+    untried: list[tuple[Roll, _Edge]] = []
+    best: tuple[Roll, _Edge] | None = None
+    best_u = -math.inf
+    for a in legal:
+        e = _edge(node, a.die)
+        if e.n == 0:
+            untried.append((a, e))
+        elif not untried:
+            u = ucb.value(e)
+            if u > best_u:
+                best_u, best = u, (a, e)
+    if untried:
+        action, edge = untried[int(rng.random() * len(untried))]
+        return action, edge, True
+    assert best is not None
+    return best[0], best[1], False
+
+
+def _descend(
+    g: Game, hand: HandLog, root: dict[Die, _Edge], rng: random.Random, ucb: _Ucb
+) -> list[tuple[_Edge, int]]:
+    """Select and apply actions from the root until one is tried for the first time or `hand` ends;
+    the path of (edge, seat acting). The tree branches on the face each die shows."""
+    node = root
+    path: list[tuple[_Edge, int]] = []
+    while hand.scores is None:
+        p = g.turn
+        action, edge, expanded = _select(node, g.legal_actions(p), rng, ucb)
+        trick = hand.tricks[-1]
+        g.apply(action)
+        path.append((edge, p))
+        if expanded or hand.scores is not None:
+            break
+        node = edge.children.setdefault(trick.rolls[-1][2], {})
+    return path
+
+
+def _playout(g: Game, hand: HandLog, per: int, rng: random.Random, policy: str) -> list[float]:
+    """Every seat's score for `hand`: as played, if it ended; else the mean of `per` playouts."""
+    if hand.scores is not None:
+        return [float(x) for x in hand.scores]
+    scores = rollout_scores(g, per, rng.getrandbits(62), None, policy)
+    return [float(x) for x in scores.mean(axis=0)]
+
+
+def _back_up(path: list[tuple[_Edge, int]], result: list[float]) -> None:
+    """Add each edge's acting seat's score to its statistics."""
+    for edge, p in path:
+        x = result[p]
+        edge.n += 1
+        edge.w += x
+        edge.w2 += x * x
 
 
 def _stderr(e: _Edge) -> float:
@@ -218,13 +271,10 @@ class IsmctsBot(Bot):
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
         self.infer = infer if infer is not None else DEFAULT_INFER
         self.sims = sims if sims is not None or seconds is not None else DEFAULT_ITERATIONS
-        self.per = per if per is not None else (4 if simulator_available() else 1)
+        self.per = per if per is not None else 4
         self.c = c if c is not None else DEFAULT_C
-        fast = simulator_available()
-        self.bid_sims = (
-            bid_sims if bid_sims is not None or seconds is not None else (DEFAULT_BID_SIMS if fast else SLOW_SIMS)
-        )
-        self.bid_per = DEFAULT_BID_PER if fast else 1
+        self.bid_sims = bid_sims if bid_sims is not None or seconds is not None else DEFAULT_BID_SIMS
+        self.bid_per = DEFAULT_BID_PER
         self.seconds = seconds
         self.policy = policy
         self._options: dict[str, int | float | str] = {
@@ -242,14 +292,14 @@ class IsmctsBot(Bot):
         self._cache: dict = {}  # the greedy model's choices, for inference within a hand
 
     def describe(self) -> str:
-        return _spec(self.name, self._options)
+        return format_spec(self.name, self._options)
 
     def bid(self, view: View) -> int:
         return choose_bid(self, view, bid_sims=self.bid_sims, bid_per=self.bid_per)
 
     def roll(self, view: View) -> Die:
         began = time.perf_counter()
-        seat = _seat(view)
+        seat = seat_of(view)
         legal = [d for d in view.legal or () if isinstance(d, Die)]
         if len(legal) == 1:
             return only_legal_roll(self, view, legal[0])

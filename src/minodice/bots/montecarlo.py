@@ -6,8 +6,7 @@ starts from *determinizations*: games consistent with everything the seat
 knows, the other seats' hidden dice dealt at random from the dice it has not
 seen (`Game.from_view`). From each, the rest of the hand is played out many
 times with fresh faces by a fast greedy-like policy for every seat
-(`minodice.sim.playout.finish_hand`, the numba batch simulator; a pure-Python
-fallback plays through the engine when the simulator cannot be imported).
+(`minodice.sim.playout.finish_hand`, the numba batch simulator).
 
 - Bid: for each determinization, every legal bid is played out with the same
   playout seed (common random numbers, so the bids are compared on the same
@@ -28,8 +27,7 @@ Budget and model (options in the spec, e.g. `montecarlo:sims=1600,seconds=0.2`):
 
 - `sims` (default 800): playouts per legal die, in determinizations of `per`
   playouts each (`per`, default 8); `bid_sims` (default 1600) and `bid_per`
-  (default 8) the same for each legal bid. Without the simulator (pure-Python
-  playouts) the defaults are 48 and 1. Same seed, same decisions.
+  (default 8) the same for each legal bid. Same seed, same decisions.
 - `seconds` (default none): a time budget per decision instead; determinizations
   are added in batches until it is spent (at least one batch; `sims` then caps
   the work only if also given). Timed decisions are not reproducible.
@@ -38,10 +36,9 @@ Budget and model (options in the spec, e.g. `montecarlo:sims=1600,seconds=0.2`):
 - `ambition` (default 5): the points per bid of `play_correction` (0: off).
 - `policy` (default `greedy`): the playout policy, `greedy` or `random`.
 
-With the defaults a decision takes about 0.02 s on average (the compiled
-simulator is loaded when the first bot of a process is made, not in a decision) (the first one in a
-process also loads the compiled simulator) on the reference two-core machine;
-see `benchmarks/bench_bots.py`.
+With the defaults a decision takes about 0.02 s on average on the reference
+two-core machine (the compiled simulator is loaded when the first bot of a
+process is made, not in a decision); see `benchmarks/bench_bots.py`.
 
 Every decision leaves its evidence in `last_explanation` (see `bots.explain`).
 """
@@ -56,46 +53,39 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..dice import Die
-from ..game import Bid, Game, Phase, Roll, SeededChance
+from ..game import Bid, Game
+from ..sim.playout import finish_hand, playout_values
 from ..view import View
 from .base import Bot
 from .explain import ChoiceStat, Explanation
-from .greedy import die_strength
-from .inference import PosteriorSampler, heuristic_bid
+from .inference import PosteriorSampler
 
 __all__ = [
+    "BATCH",
     "DEFAULT_SIMS",
     "MonteCarloBot",
     "evaluate_bids",
     "evaluate_rolls",
+    "format_spec",
     "parse_budget",
     "rollout_scores",
-    "simulator_available",
+    "seat_of",
 ]
 
 #: Playouts per legal die, and per determinization, when no budget is given.
 DEFAULT_SIMS, DEFAULT_PER = 800, 8
 #: Playouts per legal bid, and per determinization, when no budget is given.
 DEFAULT_BID_SIMS, DEFAULT_BID_PER = 1600, 8
-#: Playouts per alternative without the simulator (pure-Python playouts are ~50x slower).
-SLOW_SIMS = 48
 #: Strength of the inference from revealed bids and rolls (0: none; see `bots.inference`).
 DEFAULT_INFER = 1.0
 #: Points per bid (up to 2) for the bot's own better play than the playouts' (`play_correction`).
 DEFAULT_AMBITION = 5.0
 #: Bids trailing the best by more than this many standard errors are dropped (see `evaluate_bids`).
 PRUNE_Z = 3.0
-#: Determinizations drawn at a time.
-_BATCH = 16
+#: Determinizations drawn at a time (and, in `evaluate_bids`, between two pruning checks).
+BATCH = 16
 
-# --- playouts: the simulator, or the engine as a fallback -----------------------------------
-
-try:  # the numba batch simulator (another part of the package; optional at import time)
-    from ..sim.playout import finish_hand as _sim_finish_hand
-    from ..sim.playout import playout_values as _sim_playout_values
-except Exception:  # pragma: no cover - depends on the simulator being present and compiling
-    _sim_finish_hand = _sim_playout_values = None
-
+# --- playouts ------------------------------------------------------------------------------------
 
 _warm = False
 
@@ -103,22 +93,16 @@ _warm = False
 def warm_simulator() -> None:
     """Load the compiled simulator now (about half a second, once per process) rather than in a decision."""
     global _warm
-    if _warm or _sim_finish_hand is None:
+    if _warm:
         return
     game = Game(3, seed=0)
-    _sim_finish_hand(game, 1, 0)
-    if _sim_playout_values is not None:
-        game.apply(Bid(0, 0))
-        game.apply(Bid(1, 0))
-        game.apply(Bid(2, 0))
-        die = game.legal_actions()[0].die  # type: ignore[union-attr]
-        _sim_playout_values(game, game.turn, [die], 1, 0)
+    finish_hand(game, 1, 0)
+    game.apply(Bid(0, 0))
+    game.apply(Bid(1, 0))
+    game.apply(Bid(2, 0))
+    die = game.legal_actions()[0].die  # type: ignore[union-attr]
+    playout_values(game, game.turn, [die], 1, 0)
     _warm = True
-
-
-def simulator_available() -> bool:
-    """True when playouts run in the numba simulator rather than the pure-Python fallback."""
-    return _sim_finish_hand is not None
 
 
 def rollout_scores(
@@ -133,53 +117,7 @@ def rollout_scores(
     `game` is fully known (a determinization) and in phase BID or ROLL; `bids`
     fills the bids not yet placed (None: the policy's bid heuristic).
     """
-    if _sim_finish_hand is not None:
-        return _sim_finish_hand(game, n, seed, bids=bids, policy=policy)
-    return _finish_hand_py(game, n, seed, bids=bids, policy=policy)
-
-
-def _finish_hand_py(
-    game: Game,
-    n: int,
-    seed: int,
-    *,
-    bids: Sequence[int | None] | None = None,
-    policy: str = "greedy",
-) -> np.ndarray:
-    """The fallback of `rollout_scores`: clone and play through the engine (slow but exact)."""
-    rng = random.Random(seed)
-    seats = game.seats
-    h = len(game.log) - 1
-    out = np.empty((n, seats), dtype=np.int64)
-    strength = die_strength(seats, game.rules)
-    rnd = policy == "random"
-    for i in range(n):
-        g = game.clone(chance=SeededChance(rng.getrandbits(64)))
-        hand = g.log[h]
-        if g.phase is Phase.BID:
-            for s in range(seats):
-                if hand.bids[s] is None:
-                    b = bids[s] if bids is not None else None
-                    if b is None:
-                        held = g.held(s)
-                        b = rng.randint(0, len(held)) if rnd else heuristic_bid(held, seats, g.rules)
-                    g.apply(Bid(s, b))
-        while hand.scores is None:
-            s = g.turn
-            legal = g.legal_actions(s)
-            if len(legal) == 1:
-                g.apply(legal[0])
-                continue
-            if rnd:
-                g.apply(legal[int(rng.random() * len(legal))])
-                continue
-            need = hand.bids[s] - sum(1 for t in hand.tricks if t.winner == s)  # type: ignore[operator]
-            if need > 0:
-                g.apply(max(legal, key=lambda a: strength[a.die]))  # type: ignore[union-attr]
-            else:
-                g.apply(min(legal, key=lambda a: strength[a.die]))  # type: ignore[union-attr]
-        out[i] = hand.scores
-    return out
+    return finish_hand(game, n, seed, bids=bids, policy=policy)
 
 
 # --- estimates ---------------------------------------------------------------------------------
@@ -248,7 +186,8 @@ def play_correction(view: View, ambition: float = DEFAULT_AMBITION) -> list[floa
     return [ambition if b == 0 else ambition * min(b, 2) for b in range(top + 1)]
 
 
-def _seat(view: View) -> int:
+def seat_of(view: View) -> int:
+    """The seat `view` decides for (ValueError for a spectator's view, which has none)."""
     if view.seat is None:
         raise ValueError("a spectator's view has no seat to decide for")
     return view.seat
@@ -274,7 +213,7 @@ def evaluate_bids(
     statistics then rest on fewer samples. `offsets[b]`, if given, is added to
     bid b's playout mean (see `play_correction`), pruning included.
     """
-    seat = _seat(view)
+    seat = seat_of(view)
     legal = [b for b in view.legal or () if isinstance(b, int)]
     accs = [(b, _Acc(offsets[b] if offsets is not None else 0.0)) for b in legal]
     values: list[list[float]] = [[] for _ in legal]
@@ -292,7 +231,7 @@ def evaluate_bids(
             v = float(rollout_scores(det, per, seed, bids, policy)[:, seat].mean()) + acc.offset
             acc.add(v, per)
             values[i].append(v)
-        if prune > 0 and (k + 1) % _BATCH == 0 and len(active) > 1:
+        if prune > 0 and (k + 1) % BATCH == 0 and len(active) > 1:
             active = _survivors(active, accs, values, prune)
     return accs
 
@@ -333,11 +272,11 @@ def evaluate_rolls(
     the other seats' revealed bids and earlier rolls (`bots.inference`; `cache`
     keeps the greedy model's choices between calls).
     """
-    seat = _seat(view)
+    seat = seat_of(view)
     legal = [d for d in view.legal or () if isinstance(d, Die)]
     accs = [(d, _Acc()) for d in legal]
     dets, deadline = _batches(sims, per, seconds)
-    batch = min(dets, _BATCH)
+    batch = min(dets, BATCH)
     pending: list[Game] = []
     sampler = PosteriorSampler(view, infer, rng, cache)
     for k in range(dets):
@@ -348,22 +287,10 @@ def evaluate_rolls(
             pending.reverse()
         det = pending.pop()
         seed = rng.getrandbits(62)
-        if _sim_playout_values is not None:
-            # Each playout rolls the die with a fresh face; the same seed for every die.
-            values = _sim_playout_values(det, seat, legal, per, seed, policy=policy)
-            for (_d, acc), v in zip(accs, values):
-                acc.add(float(v), per)
-            continue
-        h = len(det.log) - 1
-        for d, acc in accs:
-            g = det.clone()  # the same chance state: the die gets the same random number
-            g.apply(Roll(seat, d))
-            hand = g.log[h]
-            if hand.scores is not None:  # that roll ended the hand
-                acc.add(float(hand.scores[seat]), per)
-            else:
-                scores = rollout_scores(g, per, seed, None, policy)
-                acc.add(float(scores[:, seat].mean()), per)
+        # Each playout rolls the die with a fresh face; the same seed for every die.
+        values = playout_values(det, seat, legal, per, seed, policy=policy)
+        for (_d, acc), v in zip(accs, values):
+            acc.add(float(v), per)
     return accs
 
 
@@ -407,7 +334,7 @@ def choose_bid(bot: Bot, view: View, *, bid_sims: int | None, bid_per: int) -> i
     )
     chosen = argmax_mean(accs)
     bot.last_explanation = _explanation(  # type: ignore[attr-defined]
-        "bid", _seat(view), bot.describe(), accs, chosen, began, _BID_NOTE.format(ambition, ambition),
+        "bid", seat_of(view), bot.describe(), accs, chosen, began, _BID_NOTE.format(ambition, ambition),
     )
     return chosen  # type: ignore[return-value]
 
@@ -415,7 +342,7 @@ def choose_bid(bot: Bot, view: View, *, bid_sims: int | None, bid_per: int) -> i
 def only_legal_roll(bot: Bot, view: View, die: Die) -> Die:
     """Roll the only legal die without searching, and say so in the bot's explanation."""
     bot.last_explanation = Explanation(  # type: ignore[attr-defined]
-        "roll", _seat(view), bot.describe(), (ChoiceStat(die, float("nan"), float("nan"), 0),),
+        "roll", seat_of(view), bot.describe(), (ChoiceStat(die, float("nan"), float("nan"), 0),),
         die, note="the only legal die",
     )
     return die
@@ -452,7 +379,12 @@ def parse_budget(
     return out
 
 
-def _spec(name: str, options: dict[str, int | float | str]) -> str:
+def format_spec(name: str, options: dict[str, int | float | str]) -> str:
+    """The spec naming bot `name` with these options (`montecarlo:sims=200,seconds=0.5`): what `describe` shows.
+
+    >>> format_spec("montecarlo", {"sims": 200, "seconds": 0.5})
+    'montecarlo:sims=200,seconds=0.5'
+    """
     if not options:
         return name
     return name + ":" + ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in options.items())
@@ -480,13 +412,12 @@ class MonteCarloBot(Bot):
         ambition: float | None = None,
     ) -> None:
         super().__init__(rng)
-        fast = simulator_available()
         warm_simulator()
         timed = seconds is not None
-        self.sims = sims if sims is not None or timed else (DEFAULT_SIMS if fast else SLOW_SIMS)
-        self.per = per if per is not None else (DEFAULT_PER if fast else 1)
-        self.bid_sims = bid_sims if bid_sims is not None or timed else (DEFAULT_BID_SIMS if fast else SLOW_SIMS)
-        self.bid_per = bid_per if bid_per is not None else (DEFAULT_BID_PER if fast else 1)
+        self.sims = sims if sims is not None or timed else DEFAULT_SIMS
+        self.per = per if per is not None else DEFAULT_PER
+        self.bid_sims = bid_sims if bid_sims is not None or timed else DEFAULT_BID_SIMS
+        self.bid_per = bid_per if bid_per is not None else DEFAULT_BID_PER
         self.seconds = seconds
         self.policy = policy
         self.infer = infer if infer is not None else DEFAULT_INFER
@@ -502,7 +433,7 @@ class MonteCarloBot(Bot):
         self._cache: dict = {}  # the greedy model's choices, for inference within a hand
 
     def describe(self) -> str:
-        return _spec(self.name, self._options)
+        return format_spec(self.name, self._options)
 
     def bid(self, view: View) -> int:
         return choose_bid(self, view, bid_sims=self.bid_sims, bid_per=self.bid_per)
@@ -518,7 +449,7 @@ class MonteCarloBot(Bot):
         )
         chosen = argmax_mean(accs)
         self.last_explanation = _explanation(
-            "roll", _seat(view), self.describe(), accs, chosen, began,
+            "roll", seat_of(view), self.describe(), accs, chosen, began,
             "expected score of this hand per die rolled now",
         )
         return chosen  # type: ignore[return-value]

@@ -1,7 +1,10 @@
-"""Play a game with bots in some seats: ask them, check their answers, report faults.
+"""`minodice.bots.runner`: play a game with bots in some seats, ask them, check their answers, report faults.
 
-`Match` is what the terminal game, tournaments and the server use to let bots
-act; the seats without a bot are left to the caller (a person, say).
+`Match` is what the terminal game (`minodice.tui`), tournaments and bot-check
+(`minodice.tournament`) use to let bots act; the seats without a bot are left
+to the caller (a person, say). The web server does not use it: it asks its
+bots itself, one decision at a time, between the players' moves
+(`minodice.server.tables`).
 
 >>> from minodice.game import Game
 >>> from minodice.bots import make_bot

@@ -1,6 +1,8 @@
-"""The `minodice tournament` and `minodice bot-check` commands.
+"""`minodice.cli.tournament`: the `minodice tournament` and `minodice bot-check` commands.
 
-`register(app)` adds both to a Typer app (the `minodice` command calls it).
+`register(app)` adds both to a Typer app (the `minodice` command calls it); the
+work is done by `minodice.tournament` and `minodice.tournament.botcheck`. The
+rule options are Typer choices derived from `rules.RULE_OPTIONS` (`cli.options`).
 Usage errors print one plain sentence to stderr and exit with status 2.
 """
 
@@ -10,31 +12,20 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
 
 from ..dice import MAX_SEATS, MIN_SEATS
-from ..rules import RULE_OPTIONS, Rules
+from .options import DEFAULTS, AllFlags, AllSpecials, HandStart, Scoring, help_for, rules_from
+
+if TYPE_CHECKING:
+    from ..rules import Rules
+    from ..tournament.config import TournamentConfig
+    from ..tournament.run import Outcome
 
 __all__ = ["register"]
-
-
-def _choices(option: str) -> type[Enum]:
-    """An Enum of a rule option's values (for Typer's choices), from `rules.RULE_OPTIONS`."""
-    values = RULE_OPTIONS[option][0]
-    return Enum(option.title().replace("_", ""), {v: v for v in values}, type=str)  # type: ignore[return-value]
-
-
-Scoring = _choices("scoring")
-AllSpecials = _choices("all_specials")
-AllFlags = _choices("all_flags")
-HandStart = _choices("hand_start")
-# Defaults: the first value of each option (RULES.md's decisions).
-_SCORING, _ALL_SPECIALS, _ALL_FLAGS, _HAND_START = (
-    next(iter(choices)) for choices in (Scoring, AllSpecials, AllFlags, HandStart)
-)
 
 
 class Backend(str, Enum):
@@ -87,12 +78,12 @@ def tournament(
         str | None, typer.Option(help="With --backend ray: the address of a Ray cluster to join.")
     ] = None,
     timeout: Annotated[float, typer.Option(help="Seconds an external bot has per decision.")] = 10.0,
-    scoring: Annotated[Scoring, typer.Option(help="Score sheet.")] = _SCORING,  # type: ignore[valid-type]
+    scoring: Annotated[Scoring, typer.Option(help=help_for("scoring"))] = DEFAULTS["scoring"],  # type: ignore[valid-type]
     all_specials: Annotated[
-        AllSpecials, typer.Option(help="Which special face wins when all three are rolled.")  # type: ignore[valid-type]
-    ] = _ALL_SPECIALS,
-    all_flags: Annotated[AllFlags, typer.Option(help="Who wins a trick of flags only.")] = _ALL_FLAGS,  # type: ignore[valid-type]
-    hand_start: Annotated[HandStart, typer.Option(help="Who starts each new hand.")] = _HAND_START,  # type: ignore[valid-type]
+        AllSpecials, typer.Option(help=help_for("all_specials"))  # type: ignore[valid-type]
+    ] = DEFAULTS["all_specials"],
+    all_flags: Annotated[AllFlags, typer.Option(help=help_for("all_flags"))] = DEFAULTS["all_flags"],  # type: ignore[valid-type]
+    hand_start: Annotated[HandStart, typer.Option(help=help_for("hand_start"))] = DEFAULTS["hand_start"],  # type: ignore[valid-type]
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as one JSON object.")] = False,
     records: Annotated[
         Path | None, typer.Option("--records", help="Write every game as a minodice/1 record into this directory.")
@@ -109,63 +100,73 @@ def tournament(
     decision times, faults and an openskill rating; and every pair's mean score
     difference with its paired 95% interval.
     """
-    import secrets
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    from ..tournament.config import TournamentConfig, TournamentError, entrants_from_specs
-    from ..tournament.report import plot as draw_plot
-    from ..tournament.report import render, to_json
-    from ..tournament.run import prepare_records_dir, run_tournament
-
-    def fail(message: str) -> NoReturn:
-        _usage("tournament", message)
-
     specs = list(seat or [])
+    _check_options(specs, jobs, backend, address, plot)
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(2**31)
+    rules = rules_from(scoring, all_specials, all_flags, hand_start)
+    config = _config(specs, games=games, seed=seed, duplicate=duplicate, rules=rules, timeout=timeout, records=records)
+    outcome = _run(config, jobs=jobs, backend=backend, address=address, records=records, quiet=quiet)
+    _report(outcome, as_json=as_json, quiet=quiet, jobs=jobs, backend=backend, records=records, plot=plot)
+
+
+def _check_options(specs: list[str], jobs: int, backend: Backend, address: str | None, plot: Path | None) -> None:
+    """Refuse, as a usage error, options that cannot work together (before any game is played)."""
     if not MIN_SEATS <= len(specs) <= MAX_SEATS:
-        fail(
+        _usage(
+            "tournament",
             f"a tournament needs {MIN_SEATS} to {MAX_SEATS} entrants, one --seat each "
-            f"(e.g. --seat greedy --seat random --seat random), not {len(specs)}"
+            f"(e.g. --seat greedy --seat random --seat random), not {len(specs)}",
         )
     if jobs < 1:
-        fail(f"--jobs must be at least 1, not {jobs}")
+        _usage("tournament", f"--jobs must be at least 1, not {jobs}")
     if address and backend is not Backend.ray:
-        fail("--address joins a Ray cluster: use it with --backend ray")
+        _usage("tournament", "--address joins a Ray cluster: use it with --backend ray")
     if plot is not None:
         from matplotlib.backend_bases import FigureCanvasBase
 
         kinds = FigureCanvasBase.get_supported_filetypes()
         if plot.suffix.lower().lstrip(".") not in kinds:
-            fail(f"--plot {plot}: name an image file ending in one of " + ", ".join(f".{k}" for k in sorted(kinds)))
+            _usage("tournament", f"--plot {plot}: name an image file ending in one of "
+                   + ", ".join(f".{k}" for k in sorted(kinds)))
         if not plot.parent.is_dir():
-            fail(f"--plot {plot}: the directory {str(plot.parent)!r} does not exist")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
+            _usage("tournament", f"--plot {plot}: the directory {str(plot.parent)!r} does not exist")
+
+
+def _config(
+    specs: list[str], *, games: int, seed: int, duplicate: bool, rules: Rules, timeout: float, records: Path | None
+) -> TournamentConfig:
+    """The tournament to play (and the records directory made ready); a usage error if it cannot be."""
+    from ..tournament.config import TournamentConfig, TournamentError, entrants_from_specs
+    from ..tournament.run import prepare_records_dir
+
     try:
         config = TournamentConfig(
             entrants_from_specs(specs, timeout=timeout),
-            games=games,
-            seed=seed,
-            duplicate=duplicate,
-            rules=Rules(scoring.value, all_specials.value, all_flags.value, hand_start.value),
-            timeout=timeout,
+            games=games, seed=seed, duplicate=duplicate, rules=rules, timeout=timeout,
         )
         if records is not None:
             prepare_records_dir(records)
     except TournamentError as exc:
-        fail(str(exc))
+        _usage("tournament", str(exc))
+    return config
+
+
+def _run(
+    config: TournamentConfig, *, jobs: int, backend: Backend, address: str | None, records: Path | None, quiet: bool
+) -> Outcome:
+    """Play the tournament with a progress bar on a terminal; exit 1 on a failure while running, 130 on Ctrl-C."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ..tournament.config import TournamentError
+    from ..tournament.run import run_tournament
 
     err = Console(stderr=True)
-    show = not quiet and err.is_terminal
     progress = Progress(
-        TextColumn("[bold]tournament"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games"),
-        TimeRemainingColumn(),
-        console=err,
-        disable=not show,
-        transient=True,
+        TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+        TimeRemainingColumn(), console=err, disable=quiet or not err.is_terminal, transient=True,
     )
     task = progress.add_task("games", total=config.games)
     played = 0
@@ -177,7 +178,7 @@ def tournament(
 
     try:
         with progress:
-            outcome = run_tournament(
+            return run_tournament(
                 config, jobs=jobs, backend=backend.value, address=address, records_dir=records, on_game=on_game
             )
     except TournamentError as exc:  # found while running (Ray, a worker): not a usage error
@@ -187,13 +188,23 @@ def tournament(
         kept = f"; the records of those games are in {records}" if records is not None and played else ""
         typer.echo(f"minodice tournament: interrupted after {played} of {config.games} games{kept}", err=True)
         raise typer.Exit(130) from None
+
+
+def _report(
+    outcome: Outcome, *, as_json: bool, quiet: bool, jobs: int, backend: Backend,
+    records: Path | None, plot: Path | None,
+) -> None:
+    """Print the results (a table, or JSON), the timing line unless quiet, and draw the plot if asked."""
+    from ..tournament.report import plot as draw_plot
+    from ..tournament.report import render, to_json
+
     summary = outcome.summary
     if as_json:
         typer.echo(json.dumps(to_json(summary), ensure_ascii=False))
     else:
         _console().print(render(summary))
     if not quiet:
-        err.print(
+        Console(stderr=True).print(
             f"{summary.games} games in {outcome.seconds:.1f} s "
             f"({outcome.games_per_second:.1f} games/s, {jobs} job{'s' if jobs > 1 else ''}, {backend.value})"
             + (f"; records in {records}" if records is not None else ""),

@@ -52,7 +52,7 @@ from typing import Final
 
 import numpy as np
 
-from ..dice import HANDS_BY_SEATS, MAX_SEATS, MIN_SEATS, Die, Face
+from ..dice import HANDS_BY_SEATS, MAX_SEATS, MIN_SEATS, NUMBER_DICE, Die, Face
 from ..view import View
 
 __all__ = [
@@ -86,9 +86,8 @@ MAX_HANDS: Final = max(HANDS_BY_SEATS.values())
 NUM_BIDS: Final = MAX_HANDS + 1
 #: Size of the flat action space: bids, then die kinds.
 NUM_ACTIONS: Final = NUM_BIDS + len(DICE)
-#: Number dice in the order of the ``lead`` one-hot.
-_COLOURS: Final = (Die.RED, Die.YELLOW, Die.PURPLE, Die.GRAY)
-_COLOUR_INDEX: Final = {d: i for i, d in enumerate(_COLOURS)}
+#: Each lead colour's place in the ``lead`` one-hot (the number dice in table order).
+_COLOUR_INDEX: Final = {d: i for i, d in enumerate(NUMBER_DICE)}
 #: Generous bounds of a seat's total (the best 8-hand game scores well under 1,500).
 SCORE_BOUND: Final = 2000.0
 

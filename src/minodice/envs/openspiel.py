@@ -48,7 +48,7 @@ import pyspiel
 
 from ..dice import BAG_COUNTS, HANDS_BY_SEATS, MAX_SEATS, MIN_SEATS
 from ..game import EXTERNAL, Bid, Deal, Game, Land, Phase, Roll
-from ..rules import RULE_OPTIONS, Rules
+from ..rules import RULE_OPTIONS, Rules, hand_score_bounds
 from . import encoding as E
 
 __all__ = ["GAME_NAME", "MinoDiceGame", "MinoDiceObserver", "MinoDiceState", "game_info"]
@@ -59,9 +59,6 @@ GAME_NAME = "python_mino_dice"
 DRAW_OFFSET = 0
 LAND_OFFSET = len(E.DICE)
 NUM_CHANCE_OUTCOMES = LAND_OFFSET + len(E.FACES)
-#: Bonus a hand can add to a made bid at most (+90: three griffins under the minotaur).
-_MAX_BONUS = 90
-
 _DEFAULTS: dict[str, Any] = {"players": 4} | {k: v[0][0] for k, v in RULE_OPTIONS.items()}
 
 _GAME_TYPE = pyspiel.GameType(
@@ -83,16 +80,21 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 def game_info(seats: int, rules: Rules) -> pyspiel.GameInfo:
-    """OpenSpiel's GameInfo for `seats` players (utility bounds from the score sheet)."""
+    """OpenSpiel's GameInfo for `seats` players (utility bounds: each hand's `rules.hand_score_bounds`, summed).
+
+    >>> info = game_info(4, Rules())
+    >>> info.min_utility, info.max_utility
+    (-360.0, 1440.0)
+    """
     hands = HANDS_BY_SEATS[seats]
     dice = hands * (hands + 1) // 2  # dice each seat rolls in a game
-    best = 20 * dice + (0 if rules.landlubber else _MAX_BONUS * hands)
+    bounds = [hand_score_bounds(n, seats, rules) for n in range(1, hands + 1)]  # hand n: n dice
     return pyspiel.GameInfo(
         num_distinct_actions=E.NUM_ACTIONS,
         max_chance_outcomes=NUM_CHANCE_OUTCOMES,
         num_players=seats,
-        min_utility=float(-10 * dice),
-        max_utility=float(best),
+        min_utility=float(sum(lo for lo, _ in bounds)),
+        max_utility=float(sum(hi for _, hi in bounds)),
         utility_sum=None,
         max_game_length=seats * (hands + dice),  # bids and rolls
     )

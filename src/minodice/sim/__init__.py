@@ -4,9 +4,11 @@
   rest of a known hand many times with a rollout policy (for Monte Carlo and
   ISMCTS bots);
 - `simulate` (`batch`): many complete games at once (random or greedy seats);
+- `encode` / `hand_start_state` / `pack_state` (`playout`): the kernels' state
+  array of a hand, from a game or from a fresh deal (the advisor's);
 - `kernel`: the numba rules (lead colour, legal dice, trick winner, bonuses,
-  hand score, the greedy policy); `tests/test_sim.py` checks them against the
-  reference engine game by game.
+  hand score, the greedy policy, which bids by `analysis.strength.die_strength`);
+  `tests/test_sim.py` checks them against the reference engine game by game.
 
 Kernels compile on first use and are cached on disk (`cache=True`); call
 `warmup()` to pay the compile time up front.

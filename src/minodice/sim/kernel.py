@@ -145,6 +145,8 @@ F_DIST = 25  # trick-count distribution (10)
 F_NEXT = 35  # (10)
 F_SIZE = 45
 
+S_BIDS = 5  # in `decode`'s state array: where the bids start (one per seat)
+
 _RULES_CACHE: dict[Rules, np.ndarray] = {}
 
 
@@ -562,7 +564,7 @@ def simulate_kernel(games, seats, hands, first_start, rules, pol, strength, seed
 
 @njit(cache=True, error_model="numpy")
 def decode(state, hs):
-    """Fill `hs` from `playout.encode`'s state array; returns (seats, n, leader, k, lead).
+    """Fill `hs` from a state array (`playout.pack_state`); returns (seats, n, leader, k, lead).
 
     state: seats, n, leader, k, lead, bids[seats] (-1: to be chosen),
     won[seats], bonus[seats], faces of the trick so far[k], then per seat the
@@ -576,7 +578,7 @@ def decode(state, hs):
     lead = state[4]
     for i in range(H_SIZE):
         hs[i] = 0
-    p = 5
+    p = S_BIDS
     for s in range(seats):
         hs[H_BIDS + s] = state[p + s]
         hs[H_WON + s] = state[p + seats + s]

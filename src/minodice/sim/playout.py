@@ -9,7 +9,8 @@ rollout policy:
 
 - ``"random"``: a uniformly random legal die (and a uniform bid 0..n);
 - ``"greedy"``: `GreedyBot`'s heuristics re-expressed in the kernel — bid the
-  score-maximising number of tricks given each die's `die_strength`; while
+  score-maximising number of tricks given each die's `die_strength`
+  (`analysis.strength`); while
   short of the bid roll the legal die most likely to take the trick (faces
   rolled so far, the seats still to roll drawing from the unseen dice),
   once the bid is reached (or on a zero bid) the most dangerous die that
@@ -33,14 +34,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..analysis.strength import die_strength
 from ..dice import Die
 from ..game import Game, Phase
 from ..rules import Rules
 from . import kernel as K
+from .kernel import S_BIDS
 
 __all__ = [
+    "encode",
     "finish_hand",
     "finish_hand_tricks",
+    "hand_start_state",
+    "pack_state",
     "playout_values",
     "policy_bid",
     "policy_roll",
@@ -76,12 +82,10 @@ def policy_array(policy: Policy, seats: int) -> np.ndarray:
 
 
 def strength_array(seats: int, rules: Rules) -> np.ndarray:
-    """`GreedyBot`'s per-die win chances (`bots.greedy.die_strength`) as a float64[7] array."""
+    """The greedy policy's per-die win chances (`analysis.strength.die_strength`) as a float64[7] array."""
     key = (seats, rules.all_specials, rules.all_flags)
     arr = _STRENGTH_CACHE.get(key)
     if arr is None:
-        from ..bots.greedy import die_strength  # lazy: bots may import this module
-
         table = die_strength(seats, rules)
         arr = np.array([table[d] for d in _DIES], dtype=np.float64)
         arr.flags.writeable = False
@@ -96,31 +100,81 @@ def _strength_for(pol: np.ndarray, seats: int, rules: Rules) -> np.ndarray:
     return strength_array(seats, rules) if pol.any() else _ZERO_STRENGTH
 
 
-def encode(game: Game, bids: Sequence[int | None] | None = None) -> np.ndarray:
-    """The current hand of `game` (phase BID or ROLL) as the kernel's int64 state array.
+def pack_state(
+    n: int,
+    leader: int,
+    lead: int,
+    bids: Sequence[int],
+    won: Sequence[int],
+    bonus: Sequence[int],
+    faces: Sequence[int],
+    held: Sequence[Sequence[int]],
+    rolled: Sequence[int],
+) -> np.ndarray:
+    """The kernel's int64 state array of a hand of `n` dice (the one place that knows its layout).
 
-    Layout: seats, n, leader, k, lead, bids (-1: still to choose), won,
-    bonus, the k faces of the trick in progress, then for each seat its count
-    of held dice and their kinds, then the count and kinds of the dice rolled
-    this hand. `bids` overrides or fills the game's bids (None entries: keep).
+    Layout (read back by `kernel.decode`): seats, n, leader, k, lead (-1: none),
+    then per seat its bid (-1: still to choose; they start at `kernel.S_BIDS`),
+    its tricks won and its bonus, the k faces (indices) of the trick in
+    progress, then for each seat its count of held dice and their kinds, then
+    the count and kinds of the dice rolled this hand.
+
+    >>> pack_state(1, 0, -1, [-1] * 3, [0] * 3, [0] * 3, [], [[0], [1], [2]], []).tolist()
+    [3, 1, 0, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 2, 0]
+    """
+    seats = len(held)
+    if not len(bids) == len(won) == len(bonus) == seats:
+        raise ValueError(f"bids, won and bonus need one entry per seat ({seats})")
+    state = [seats, n, leader, len(faces), lead, *bids, *won, *bonus, *faces]
+    for dice in held:
+        state.append(len(dice))
+        state += dice
+    state.append(len(rolled))
+    state += rolled
+    return np.array(state, dtype=np.int64)
+
+
+def hand_start_state(
+    seats: int, n: int, known: dict[int, Sequence[Die]], start: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """The state of a hand of `n` dice just dealt, waiting for bids, `start` to roll first.
+
+    The seats in `known` hold those dice; every other seat holds `n`
+    placeholder dice whose places in the array come back second, for the
+    caller to fill with die kinds (a fresh deal of the unseen dice each time).
+
+    >>> from minodice.dice import Die
+    >>> state, slots = hand_start_state(3, 1, {1: [Die.RED]})
+    >>> state[slots].size, int(state[S_BIDS + 1])
+    (2, -1)
+    """
+    held: list[list[int]] = []
+    slots: list[int] = []
+    pos = S_BIDS + 3 * seats  # where the held dice begin (no faces rolled yet)
+    for s in range(seats):
+        dice = [d.index for d in known[s]] if s in known else [0] * n
+        if len(dice) != n:
+            raise ValueError(f"seat {s} holds {len(dice)} dice, not {n}")
+        if s not in known:
+            slots += range(pos + 1, pos + 1 + n)
+        held.append(dice)
+        pos += 1 + n
+    zeros = [0] * seats
+    state = pack_state(n, start, -1, [-1] * seats, zeros, zeros, [], held, [])
+    return state, np.array(slots, dtype=np.int64)
+
+
+def encode(game: Game, bids: Sequence[int | None] | None = None) -> np.ndarray:
+    """The current hand of `game` (phase BID or ROLL) as the kernel's int64 state array (see `pack_state`).
+
+    `bids` overrides or fills the game's bids (None entries: keep).
     """
     phase = game.phase
     if phase is not _ROLL and phase is not _BID:
         raise ValueError(f"finish_hand needs a game waiting for a bid or a roll, not phase {phase.value!r}")
     seats = game.seats
     hand = game.log[-1]
-    known = hand.bids
-    if bids is None:
-        bid_list = [-1 if b is None else b for b in known]
-    else:
-        if len(bids) != seats:
-            raise ValueError(f"bids needs one entry per seat ({seats}), got {len(bids)}")
-        bid_list = [
-            (-1 if k is None else k) if b is None else b for b, k in zip(bids, known)
-        ]
-        for b in bid_list:
-            if not -1 <= b <= game.hand:
-                raise ValueError(f"bids go from 0 to {game.hand}, not {b}")
+    bid_list = _bid_list(game, bids)
     won = [0] * seats
     rolled: list[int] = []
     tricks = hand.tricks
@@ -129,22 +183,28 @@ def encode(game: Game, bids: Sequence[int | None] | None = None) -> np.ndarray:
         if w is not None:
             won[w] += 1
         rolled += [r[1].index for r in t.rolls]
+    held = [[d.index for d in game.held(s)] for s in range(seats)]
     if phase is _ROLL:
         current = tricks[-1]
-        rolls = current.rolls
         lead = game.lead_colour
-        state = [seats, game.hand, current.leader, len(rolls), -1 if lead is None else lead.index,
-                 *bid_list, *won, *hand.bonus, *[r[2].index for r in rolls]]
-    else:
-        state = [seats, game.hand, hand.start, 0, -1, *bid_list, *won, *hand.bonus]
-    held = game.held
-    for s in range(seats):
-        dice = held(s)
-        state.append(len(dice))
-        state += [d.index for d in dice]
-    state.append(len(rolled))
-    state += rolled
-    return np.array(state, dtype=np.int64)
+        faces = [r[2].index for r in current.rolls]
+        return pack_state(game.hand, current.leader, -1 if lead is None else lead.index,
+                          bid_list, won, hand.bonus, faces, held, rolled)
+    return pack_state(game.hand, hand.start, -1, bid_list, won, hand.bonus, [], held, rolled)
+
+
+def _bid_list(game: Game, bids: Sequence[int | None] | None) -> list[int]:
+    """The game's bids (-1: still to choose), overridden or filled by `bids` (None entries: keep)."""
+    known = game.log[-1].bids
+    if bids is None:
+        return [-1 if b is None else b for b in known]
+    if len(bids) != game.seats:
+        raise ValueError(f"bids needs one entry per seat ({game.seats}), got {len(bids)}")
+    bid_list = [(-1 if k is None else k) if b is None else b for b, k in zip(bids, known)]
+    for b in bid_list:
+        if not -1 <= b <= game.hand:
+            raise ValueError(f"bids go from 0 to {game.hand}, not {b}")
+    return bid_list
 
 
 def _stream(uniforms: np.ndarray | None, need: int) -> np.ndarray:
@@ -267,7 +327,7 @@ def policy_bid(game: Game, seat: int, policy: str = "greedy", seed: int = 0) -> 
         raise ValueError("policy_bid needs a game that is bidding")
     state = encode(game, None)
     # Only `seat` is chosen: the others count as having bid (their bids do not matter here).
-    row = state[5 : 5 + game.seats]
+    row = state[S_BIDS : S_BIDS + game.seats]
     row[row < 0] = 0
     row[seat] = -1
     return int(_choose_state(state, game, policy, seed)[seat])

@@ -11,7 +11,10 @@ run in this process, a local process pool or on Ray, with identical results.
 - `backends`: inline, process pool, Ray;
 - `stats`: means, paired t-intervals, ranks, wins, openskill ratings;
 - `report`: the rich tables, JSON and plot;
-- `run`: all of the above in order; `cli`: the `tournament` and `bot-check` commands.
+- `run`: all of the above in order;
+- `botcheck`: the harness that checks one bot against the protocol (`minodice bot-check`).
+
+The `tournament` and `bot-check` commands are in `minodice.cli.tournament`.
 
 The statistics and the runner are imported on first use, so that
 `minodice --help` does not pay for openskill and process pools.

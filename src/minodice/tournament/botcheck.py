@@ -1,4 +1,5 @@
-"""`minodice bot-check`: put a bot through its paces and say whether it plays by the protocol.
+"""`minodice.tournament.botcheck` (the `minodice bot-check` command): put a bot through its paces
+and say whether it plays by the protocol.
 
 The harness for bot authors. It plays a few games with one bot (for an
 external program: one process, several games in a row, as a tournament
@@ -154,8 +155,7 @@ class _ProbeBot(TimedBot):
         legal = view.legal or ()
         if len(legal) == 1:
             self.met["a single legal die"] += 1
-        lead = view.lead_colour
-        if lead is not None and lead in view.dice and any(not d.special and d is not lead for d in view.dice):
+        if view.refusals():  # the lead colour bars some of its dice (`rules`' follow check)
             self.met["must follow the lead colour"] += 1
             if len(legal) > 1:
                 self.met["must follow, with a choice"] += 1
@@ -233,16 +233,7 @@ class CheckReport:
 
 def check_bot(spec: str, *, games: int | None = None, timeout: float = 10.0, seed: int = 0) -> CheckReport:
     """Play the check's games with the bot `spec` and judge it (BotCheckError: cannot run)."""
-    if games is None:
-        games = len(PLAN)
-    if not isinstance(games, int) or games < 1:
-        raise BotCheckError(f"--games must be at least 1, not {games}")
-    if not timeout > 0:
-        raise BotCheckError(f"--timeout must be more than 0 seconds, not {timeout}")
-    try:
-        check_spec(spec, timeout=timeout)
-    except TournamentError as exc:
-        raise BotCheckError(str(exc)) from None
+    games = _games_to_play(spec, games, timeout)
     bot = make_bot(spec, seed=bot_seed(f"bot-check:{seed}", 0), timeout=timeout)
     external = isinstance(bot, ExternalBot)
     program_name = bot.name
@@ -257,49 +248,13 @@ def check_bot(spec: str, *, games: int | None = None, timeout: float = 10.0, see
     try:
         for number in range(1, games + 1):
             plan = PLAN[(number - 1) % len(PLAN)]
-            game_seed = f"bot-check:{seed}:{number}"
-            game = Game(
-                plan.seats,
-                names=[name if s == plan.seat else f"{name}-{s}" for s, name in enumerate(plan.specs("bot"))],
-                rules=plan.rules,
-                chance=ScriptedChance(game_seed, plan.script) if plan.script else None,
-                seed=game_seed,
-            )
-            bots: dict[int, Bot] = {
-                s: make_bot(other, seed=bot_seed(game_seed, s))
-                for s, other in enumerate(plan.specs("bot"))
-                if s != plan.seat
-            }
-            bots[plan.seat] = probe
-
-            def on_fault(fault: Fault, number: int = number, game: Game = game) -> None:
-                faults.append(FaultEntry(number, game.hand, fault.kind, fault.detail, fault.line))
-
-            match = Match(game, bots, on_fault=on_fault)
+            game, match = _set_up(plan, number, seed, probe, faults)
             match.start()
             if external and number == 1:
-                if bot.name != unnamed:
-                    hello = "named"
-                elif any(f.kind in ("exited", "timeout") for f in faults):
-                    hello = "no answer"
-                else:
-                    hello = "no name"
+                hello = _hello(bot.name, unnamed, faults)
                 bot.name = program_name if bot.name == unnamed else bot.name
             match.play()
-            outcomes.append(
-                GameOutcome(
-                    number=number,
-                    seats=plan.seats,
-                    seat=plan.seat,
-                    rules=plan.rules.to_dict(),
-                    about=plan.about,
-                    opponents=plan.opponents,
-                    totals=list(game.totals),
-                    place=places(game.totals)[plan.seat],
-                    decisions=match.stats[plan.seat].decisions,
-                    faults=sum(1 for f in faults if f.game == number),
-                )
-            )
+            outcomes.append(_outcome(plan, number, game, match, faults))
     finally:
         bot.close()
     met = dict(sorted(probe.met.items()))
@@ -320,6 +275,70 @@ def check_bot(spec: str, *, games: int | None = None, timeout: float = 10.0, see
     )
     report.reasons.extend(_reasons(report))
     return report
+
+
+def _games_to_play(spec: str, games: int | None, timeout: float) -> int:
+    """How many games the check plays (default: the whole plan); BotCheckError for a bad request."""
+    if games is None:
+        games = len(PLAN)
+    if not isinstance(games, int) or games < 1:
+        raise BotCheckError(f"--games must be at least 1, not {games}")
+    if not timeout > 0:
+        raise BotCheckError(f"--timeout must be more than 0 seconds, not {timeout}")
+    try:
+        check_spec(spec, timeout=timeout)
+    except TournamentError as exc:
+        raise BotCheckError(str(exc)) from None
+    return games
+
+
+def _set_up(
+    plan: CheckGame, number: int, seed: int, probe: _ProbeBot, faults: list[FaultEntry]
+) -> tuple[Game, Match]:
+    """Game `number` of the check (its plan's table, rules and steered deals), the probed bot in its seat."""
+    game_seed = f"bot-check:{seed}:{number}"
+    specs = plan.specs("bot")
+    game = Game(
+        plan.seats,
+        names=[name if s == plan.seat else f"{name}-{s}" for s, name in enumerate(specs)],
+        rules=plan.rules,
+        chance=ScriptedChance(game_seed, plan.script) if plan.script else None,
+        seed=game_seed,
+    )
+    bots: dict[int, Bot] = {
+        s: make_bot(other, seed=bot_seed(game_seed, s)) for s, other in enumerate(specs) if s != plan.seat
+    }
+    bots[plan.seat] = probe
+
+    def on_fault(fault: Fault) -> None:
+        faults.append(FaultEntry(number, game.hand, fault.kind, fault.detail, fault.line))
+
+    return game, Match(game, bots, on_fault=on_fault)
+
+
+def _hello(name: str, unnamed: str, faults: list[FaultEntry]) -> str:
+    """How an external program answered hello: "named", "no answer" (it died or hung) or "no name"."""
+    if name != unnamed:
+        return "named"
+    if any(f.kind in ("exited", "timeout") for f in faults):
+        return "no answer"
+    return "no name"
+
+
+def _outcome(plan: CheckGame, number: int, game: Game, match: Match, faults: list[FaultEntry]) -> GameOutcome:
+    """How game `number` went for the checked bot."""
+    return GameOutcome(
+        number=number,
+        seats=plan.seats,
+        seat=plan.seat,
+        rules=plan.rules.to_dict(),
+        about=plan.about,
+        opponents=plan.opponents,
+        totals=list(game.totals),
+        place=places(game.totals)[plan.seat],
+        decisions=match.stats[plan.seat].decisions,
+        faults=sum(1 for f in faults if f.game == number),
+    )
 
 
 def _reasons(report: CheckReport) -> list[str]:

@@ -25,8 +25,8 @@ from functools import lru_cache
 from openskill.models import PlackettLuce
 
 from ..rules import places
-from .config import TournamentConfig
-from .play import GameResult
+from .config import Entrant, TournamentConfig
+from .play import GameResult, SeatResult
 
 __all__ = [
     "EntrantStats",
@@ -212,72 +212,95 @@ class Summary:
 def summarize(config: TournamentConfig, results: Sequence[GameResult]) -> Summary:
     """The statistics of a tournament's results (any order: they are sorted by game index first)."""
     results = sorted(results, key=lambda g: g.index)
-    n = config.seats
-    scores: list[list[int]] = [[] for _ in range(n)]
-    by_deal: list[dict[int, list[int]]] = [{} for _ in range(n)]
-    rank_sum = [0] * n
-    wins = [0.0] * n
-    hands = [0] * n
-    made = [0] * n
-    bonus = [0] * n
-    decisions = [0] * n
-    seconds = [0.0] * n
-    longest = [0.0] * n
-    faults = [0] * n
-    kinds: list[Counter[str]] = [Counter() for _ in range(n)]
-    messages: list[list[str]] = [[] for _ in range(n)]
+    tallies = [_Tally() for _ in range(config.seats)]
     for game in results:
         place = places(game.totals)
-        firsts = place.count(1)
         for seat, r in enumerate(game.seats):
-            e = r.entrant
-            scores[e].append(r.total)
-            by_deal[e].setdefault(game.deal, []).append(r.total)
-            rank_sum[e] += place[seat]
-            if place[seat] == 1:
-                wins[e] += 1.0 / firsts
-            hands[e] += r.hands
-            made[e] += r.bids_made
-            bonus[e] += r.bonus
-            decisions[e] += r.decisions
-            seconds[e] += r.seconds
-            longest[e] = max(longest[e], r.max_seconds)
-            faults[e] += r.fault_count
-            kinds[e].update(dict(r.fault_kinds))
-            for _kind, message in r.faults:
-                if len(messages[e]) < FIRST_FAULTS:
-                    messages[e].append(f"game {game.index}: {message}")
-    deal_means = [
-        {d: math.fsum(v) / len(v) for d, v in by_deal[e].items()} for e in range(n)
-    ]
-    rated = ratings(n, results)
-    rows = []
-    for e, entrant in enumerate(config.entrants):
-        games = len(scores[e])
-        mean = math.fsum(scores[e]) / games if games else math.nan
-        _, ci = mean_ci([deal_means[e][d] for d in sorted(deal_means[e])])
-        rows.append(
-            EntrantStats(
-                name=entrant.name,
-                spec=entrant.spec,
-                games=games,
-                mean_score=mean,
-                ci95=ci,
-                mean_rank=rank_sum[e] / games if games else math.nan,
-                win_rate=wins[e] / games if games else math.nan,
-                bids_made=made[e] / hands[e] if hands[e] else math.nan,
-                bonus_per_hand=bonus[e] / hands[e] if hands[e] else math.nan,
-                decisions=decisions[e],
-                decision_ms_mean=1000 * seconds[e] / decisions[e] if decisions[e] else 0.0,
-                decision_ms_max=1000 * longest[e],
-                faults=faults[e],
-                fault_kinds=dict(sorted(kinds[e].items())),
-                first_faults=tuple(messages[e]),
-                rating=rated[e],
-                scores=tuple(scores[e]),
-            )
+            tallies[r.entrant].add(game, r, place[seat], place.count(1))
+    rated = ratings(config.seats, results)
+    deal_means = [t.deal_means() for t in tallies]
+    return Summary(
+        entrants=tuple(t.row(entrant, rated[e]) for e, (entrant, t) in enumerate(zip(config.entrants, tallies))),
+        pairs=tuple(_pairs(config, deal_means)),
+        games=len(results),
+        deals=len({g.deal for g in results}),
+        seed=config.seed,
+        duplicate=config.duplicate,
+        rules=config.rules.to_dict(),
+    )
+
+
+@dataclass
+class _Tally:
+    """One entrant's running totals over the games it played (in game order)."""
+
+    scores: list[int] = field(default_factory=list)
+    by_deal: dict[int, list[int]] = field(default_factory=dict)
+    rank_sum: int = 0
+    wins: float = 0.0
+    hands: int = 0
+    made: int = 0
+    bonus: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    longest: float = 0.0
+    faults: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+    messages: list[str] = field(default_factory=list)
+
+    def add(self, game: GameResult, r: SeatResult, place: int, firsts: int) -> None:
+        """Count one game in which the entrant finished `place` (`firsts` seats shared first place)."""
+        self.scores.append(r.total)
+        self.by_deal.setdefault(game.deal, []).append(r.total)
+        self.rank_sum += place
+        if place == 1:
+            self.wins += 1.0 / firsts
+        self.hands += r.hands
+        self.made += r.bids_made
+        self.bonus += r.bonus
+        self.decisions += r.decisions
+        self.seconds += r.seconds
+        self.longest = max(self.longest, r.max_seconds)
+        self.faults += r.fault_count
+        self.kinds.update(dict(r.fault_kinds))
+        for _kind, message in r.faults:
+            if len(self.messages) < FIRST_FAULTS:
+                self.messages.append(f"game {game.index}: {message}")
+
+    def deal_means(self) -> dict[int, float]:
+        """The entrant's mean total per deal (duplicate play: a deal's rotations averaged)."""
+        return {d: math.fsum(v) / len(v) for d, v in self.by_deal.items()}
+
+    def row(self, entrant: Entrant, rating: Rating) -> EntrantStats:
+        """The entrant's row of the tournament table."""
+        games = len(self.scores)
+        means = self.deal_means()
+        _, ci = mean_ci([means[d] for d in sorted(means)])
+        return EntrantStats(
+            name=entrant.name,
+            spec=entrant.spec,
+            games=games,
+            mean_score=math.fsum(self.scores) / games if games else math.nan,
+            ci95=ci,
+            mean_rank=self.rank_sum / games if games else math.nan,
+            win_rate=self.wins / games if games else math.nan,
+            bids_made=self.made / self.hands if self.hands else math.nan,
+            bonus_per_hand=self.bonus / self.hands if self.hands else math.nan,
+            decisions=self.decisions,
+            decision_ms_mean=1000 * self.seconds / self.decisions if self.decisions else 0.0,
+            decision_ms_max=1000 * self.longest,
+            faults=self.faults,
+            fault_kinds=dict(sorted(self.kinds.items())),
+            first_faults=tuple(self.messages),
+            rating=rating,
+            scores=tuple(self.scores),
         )
+
+
+def _pairs(config: TournamentConfig, deal_means: list[dict[int, float]]) -> list[PairStats]:
+    """Every ordered pair of entrants: the mean difference of their totals over the deals both played."""
     pairs = []
+    n = config.seats
     for a in range(n):
         for b in range(n):
             if a == b:
@@ -285,12 +308,4 @@ def summarize(config: TournamentConfig, results: Sequence[GameResult]) -> Summar
             common = sorted(set(deal_means[a]) & set(deal_means[b]))
             diff, ci = mean_ci([deal_means[a][d] - deal_means[b][d] for d in common])
             pairs.append(PairStats(config.entrants[a].name, config.entrants[b].name, diff, ci, len(common)))
-    return Summary(
-        entrants=tuple(rows),
-        pairs=tuple(pairs),
-        games=len(results),
-        deals=len({g.deal for g in results}),
-        seed=config.seed,
-        duplicate=config.duplicate,
-        rules=config.rules.to_dict(),
-    )
+    return pairs

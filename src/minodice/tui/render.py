@@ -1,8 +1,11 @@
 """Drawing the game for one seat with rich: events as they happen, turn menus, sheets.
 
 The `Screen` is fed only what its seat may know — events from
-`Game.events_for(seat)` and views from `Game.observe(seat)` — so nothing it
-prints can reveal another seat's dice or an unrevealed bid.
+`Game.events_for(seat)`, each read against the seat's `View` from
+`Game.observe(seat)` — so nothing it prints can reveal another seat's dice or
+an unrevealed bid. It keeps no game state of its own: the lead colour, the
+tricks won and why a roll leads come from the view and `rules`, in the
+registry's words (`Reason.text()`).
 """
 
 from __future__ import annotations
@@ -10,7 +13,8 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
 from rich import box
 from rich.console import Console, Group
@@ -30,10 +34,10 @@ from ..events import (
     Rolled,
     TrickWon,
 )
-from ..rules import Rules
-from ..view import View
+from ..rules import Rules, TrickState
+from ..view import TrickView, View
 
-__all__ = ["DIE_STYLE", "Screen", "die_text", "face_text", "faces_summary", "ordinal"]
+__all__ = ["DIE_STYLE", "HELP", "Screen", "die_text", "face_text", "faces_summary", "help_text", "ordinal"]
 
 #: How each kind of die is coloured on screen (its name is always printed too).
 DIE_STYLE: dict[Die, str] = {
@@ -51,9 +55,23 @@ _FACE_STYLE: dict[Face, str] = {
     Face.MERMAID: DIE_STYLE[Die.MERMAID],
     Face.FLAG: "dim",
 }
-_LOSES_TO = {beaten: winner for winner, beaten in R.BEATS.items()}
 
-HELP = """\
+
+def _trump_cycle() -> str:
+    """The special faces in beating order, from `rules.BEATS`: "minotaur > griffin > mermaid > minotaur"."""
+    first = next(iter(R.BEATS))
+    chain, face = [first], R.BEATS[first]
+    while face is not first:
+        chain.append(face)
+        face = R.BEATS[face]
+    return " > ".join(f.value for f in (*chain, first))
+
+
+def help_text(rules: Rules) -> str:
+    """The help panel's text; the trump order, a flag's value and the points come from `rules` and `dice`."""
+    per_trick = R.hand_score(bid=1, won=1, dice=1, bonus=0, rules=rules)
+    per_die = R.hand_score(bid=0, won=0, dice=1, bonus=0, rules=rules)
+    return f"""\
 [bold]Your moves[/]
   bid    type a whole number, e.g. [bold]1[/]
   roll   type the die's name ([bold]red[/]), the start of it ([bold]re[/]), \
@@ -69,13 +87,21 @@ or its number in the menu ([bold]1[/])
   Each hand you draw dice in secret, bid how many tricks you will win, then
   everyone rolls one die per trick. The first number die rolled sets the lead
   colour: while you hold that colour, roll it or a special die. Specials beat
-  numbers (minotaur > griffin > mermaid > minotaur); otherwise the highest
-  number wins; equal faces go to the later roll. A flag counts 0.
-  Make your bid exactly: +20 per trick (a zero bid: +10 per die in the hand)."""
+  numbers ({_trump_cycle()}); otherwise the highest
+  number wins; equal faces go to the later roll. A flag counts {Face.FLAG.number}.
+  Make your bid exactly: +{per_trick} per trick (a zero bid: +{per_die} per die in the hand)."""
+
+
+#: The help text under the default rules.
+HELP = help_text(Rules())
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th …"""
+    """1st, 2nd, 3rd, 4th …
+
+    >>> ordinal(1), ordinal(12), ordinal(23)
+    ('1st', '12th', '23rd')
+    """
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
@@ -91,7 +117,11 @@ def face_text(face: Face) -> str:
 
 
 def faces_summary(die: Die) -> str:
-    """The six faces of a die in short: red → 5-5-6-6-7-7, griffin → griffin ×4, flag ×2."""
+    """The six faces of a die in short.
+
+    >>> faces_summary(Die.RED), faces_summary(Die.GRIFFIN)
+    ('5-5-6-6-7-7', 'griffin ×4, flag ×2')
+    """
     if die.special:
         counts = Counter(die.faces)
         return ", ".join(f"{f.value} ×{n}" for f, n in counts.items())
@@ -99,13 +129,43 @@ def faces_summary(die: Die) -> str:
 
 
 def _what_it_is(die: Die) -> str:
-    if die.special:
-        return f"special: beats {R.BEATS[Face(die.value)].value} and every number"
-    return f"number die, colour {die.value}"
+    """What a die is for, from the dice table and `rules.BEATS`.
+
+    >>> _what_it_is(Die.GRIFFIN), _what_it_is(Die.GRAY)
+    ('special: beats mermaid and every number', 'number die, colour gray')
+    """
+    if die.colour is None:
+        face = next(f for f in die.faces if f in R.BEATS)
+        return f"special: beats {R.BEATS[face].value} and every number"
+    return f"number die, colour {die.colour.value}"
+
+
+def _either(dice: Sequence[Die]) -> str:
+    """Dice names in markup, as alternatives: "red", "red or gray", "red, yellow or gray"."""
+    names = [die_text(d) for d in dice]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _trick(view: View, number: int) -> TrickView:
+    """Trick `number` (1-based) of the view's hand; ValueError if the view has not reached it."""
+    if not 1 <= number <= len(view.tricks):
+        raise ValueError(f"trick {number} is not in the view of hand {view.hand}")
+    return view.tricks[number - 1]
+
+
+def _state(view: View, trick: TrickView, rolls: int | None = None) -> TrickState:
+    """The rules' answers about `trick` (its first `rolls` rolls, or all)."""
+    shown = trick.rolls if rolls is None else trick.rolls[:rolls]
+    return TrickState.of(((r.die, r.face) for r in shown), view.rules)
 
 
 class Screen:
-    """Prints one seat's game: the story so far, its turn's menu, sheets and podium."""
+    """Prints one seat's game: the story so far, its turn's menu, sheets and podium.
+
+    What it keeps is what the view cannot give: the rows of the score sheet
+    (hands already scored), the final standings, and this seat's own bid
+    before the bids are revealed.
+    """
 
     def __init__(
         self, console: Console, names: Sequence[str], me: int, rules: Rules, hands: int
@@ -115,13 +175,7 @@ class Screen:
         self.me = me
         self.rules = rules
         self.hands = hands
-        self.hand = 0
-        self.start = 0
         self.my_bid: int | None = None
-        self.bids: tuple[int, ...] | None = None
-        self.won = [0] * len(names)
-        self.trick_faces: list[Face] = []
-        self.lead: Die | None = None
         self.rows: list[HandScored] = []
         self.final: GameOver | None = None
 
@@ -142,85 +196,98 @@ class Screen:
 
     # --- events ---------------------------------------------------------------------
 
-    def show(self, event: Event, *, quiet: bool = False, pace: float = 0.0) -> None:
-        """Take in one event; print it unless `quiet` (then only the state is kept).
+    def show(self, event: Event, view: View | None = None, *, quiet: bool = False, pace: float = 0.0) -> None:
+        """Take in one event and print it, read against `view` (the seat's view once it happened).
 
+        `quiet` only keeps what the sheet and podium need (no view is needed);
         `pace` seconds pass before another seat's roll is shown.
         """
-        p = self.console.print
+        self._keep(event)
+        if quiet:
+            return
+        if view is None:
+            raise ValueError("an event is shown against the seat's view")
+        if pace > 0 and isinstance(event, Rolled) and event.seat != self.me:
+            self.console.file.flush()
+            time.sleep(pace)
+        show = self._SHOW.get(type(event))
+        if show is not None:
+            show(self, event, view)
+
+    def _keep(self, event: Event) -> None:
+        """Keep what the view does not hold: this seat's bid before the reveal, scored hands, the end."""
         if isinstance(event, DiceDrawn):
-            self.hand, self.start = event.hand, event.start
-            self.my_bid, self.bids, self.lead = None, None, None
-            self.won = [0] * len(self.names)
-            self.trick_faces = []
-            if quiet:
-                return
-            p()
-            self.console.rule(f"[bold]Hand {event.hand} of {self.hands}[/]", align="left")
-            starter = "You start" if event.start == self.me else f"{self.who(event.start)} starts"
-            p(f"{starter} this hand: {event.hand} {'die' if event.hand == 1 else 'dice'} each, "
-              f"{event.hand} {'trick' if event.hand == 1 else 'tricks'}.")
-            mine = event.dice[self.me] or ()
-            self.your_dice(mine, details=True)
-        elif isinstance(event, BidPlaced):
-            if event.seat == self.me:
-                self.my_bid = event.bid
-            if quiet:
-                return
-            if event.seat == self.me:
-                p(f"You bid [bold]{event.bid}[/].")
-            else:
-                p(f"{self.who(event.seat)} has bid (hidden until everyone has bid).")
-        elif isinstance(event, BidsRevealed):
-            self.bids = event.bids
-            if quiet:
-                return
-            shown = " · ".join(f"{self.who(s)} {b}" for s, b in enumerate(event.bids))
-            p(f"Bids revealed: {shown}")
-            total = sum(event.bids)
-            p(f"[dim]The bids add up to {total} for {self.hand} "
-              f"{'trick' if self.hand == 1 else 'tricks'}.[/]")
-        elif isinstance(event, Rolled):
-            first = not self.trick_faces
-            self.trick_faces.append(event.face)
-            if quiet:
-                if self.lead is None and not event.die.special:
-                    self.lead = event.die
-                return
-            if first:
-                p()
-                p(f"[bold]Trick {event.trick} of {self.hand}[/] · "
-                  f"{self._verb(event.seat, 'lead', 'leads')}")
-            if pace > 0 and event.seat != self.me:
-                self.console.file.flush()
-                time.sleep(pace)
-            line = f"  {self._verb(event.seat, 'roll', 'rolls')} {die_text(event.die)} → {face_text(event.face)}"
-            if self.lead is None and not event.die.special:
-                self.lead = event.die
-                line += f"   [dim](lead colour: {event.die.value})[/]"
-            p(line)
-        elif isinstance(event, TrickWon):
-            self.won[event.seat] += 1
-            faces, self.trick_faces, self.lead = self.trick_faces, [], None
-            if quiet:
-                return
-            why = R.explain_trick(faces, self.rules) if faces else ""
-            p(f"  ⇒ {self._verb(event.seat, 'win', 'wins')} trick {event.trick} "
-              f"with {face_text(event.face)}: {escape(why)}.")
-            if event.bonus and not self.rules.landlubber:
-                whose = "your" if event.seat == self.me else "their"
-                p(f"    {self._verb(event.seat, 'earn', 'earns')} a [bold]+{event.bonus} bonus[/] "
-                  f"(it counts only if {whose} bid is made exactly).")
-            self.tally()
+            self.my_bid = None
+        elif isinstance(event, BidPlaced) and event.seat == self.me:
+            self.my_bid = event.bid
         elif isinstance(event, HandScored):
             self.rows.append(event)
-            if quiet:
-                return
-            self.hand_result(event)
         elif isinstance(event, GameOver):
             self.final = event
-            if not quiet:
-                self.podium(event)
+
+    def _drawn(self, event: DiceDrawn, view: View) -> None:
+        p = self.console.print
+        p()
+        self.console.rule(f"[bold]Hand {event.hand} of {view.hands}[/]", align="left")
+        starter = "You start" if event.start == self.me else f"{self.who(event.start)} starts"
+        p(f"{starter} this hand: {event.hand} {'die' if event.hand == 1 else 'dice'} each, "
+          f"{event.hand} {'trick' if event.hand == 1 else 'tricks'}.")
+        self.your_dice(event.dice[self.me] or (), details=True)
+
+    def _bid_placed(self, event: BidPlaced, view: View) -> None:
+        if event.seat == self.me:
+            self.console.print(f"You bid [bold]{event.bid}[/].")
+        else:
+            self.console.print(f"{self.who(event.seat)} has bid (hidden until everyone has bid).")
+
+    def _bids_revealed(self, event: BidsRevealed, view: View) -> None:
+        shown = " · ".join(f"{self.who(s)} {b}" for s, b in enumerate(event.bids))
+        self.console.print(f"Bids revealed: {shown}")
+        self.console.print(f"[dim]The bids add up to {sum(event.bids)} for {view.hand} "
+                           f"{'trick' if view.hand == 1 else 'tricks'}.[/]")
+
+    def _rolled(self, event: Rolled, view: View) -> None:
+        """The roll, and the lead colour when this roll set it (the view's trick, read by `rules`)."""
+        trick = _trick(view, event.trick)
+        index = next(i for i, r in enumerate(trick.rolls) if r.seat == event.seat)
+        if index == 0:
+            self.console.print()
+            self.console.print(f"[bold]Trick {event.trick} of {view.hand}[/] · "
+                               f"{self._verb(event.seat, 'lead', 'leads')}")
+        line = f"  {self._verb(event.seat, 'roll', 'rolls')} {die_text(event.die)} → {face_text(event.face)}"
+        before = _state(view, trick, index).lead
+        after = R.lead_after(before, event.die)
+        if before is None and after is not None:
+            line += f"   [dim](lead colour: {after.value})[/]"
+        self.console.print(line)
+
+    def _trick_won(self, event: TrickWon, view: View) -> None:
+        """Who won the trick and why, any bonus and why, then every seat's tricks against its bid."""
+        state = _state(view, _trick(view, event.trick))
+        why = state.reason.text() if state.reason is not None else ""
+        p = self.console.print
+        p(f"  ⇒ {self._verb(event.seat, 'win', 'wins')} trick {event.trick} "
+          f"with {face_text(event.face)}: {escape(why)}.")
+        if state.bonus_why is not None and not view.rules.landlubber:
+            p(f"    {self._verb(event.seat, 'earn', 'earns')} a [bold]bonus[/] — "
+              f"{escape(state.bonus_why.text())}.")
+        self.tally(view, through=event.trick)
+
+    def _hand_scored(self, event: HandScored, view: View) -> None:
+        self.hand_result(event, view.rules)
+
+    def _game_over(self, event: GameOver, view: View) -> None:
+        self.podium(event)
+
+    _SHOW: ClassVar[dict[type, Callable[[Screen, Any, View], None]]] = {
+        DiceDrawn: _drawn,
+        BidPlaced: _bid_placed,
+        BidsRevealed: _bids_revealed,
+        Rolled: _rolled,
+        TrickWon: _trick_won,
+        HandScored: _hand_scored,
+        GameOver: _game_over,
+    }
 
     def your_dice(self, dice: Sequence[Die], *, details: bool = False) -> None:
         """The line listing this seat's hidden dice (and, with details, their faces)."""
@@ -235,32 +302,38 @@ class Screen:
                 table.add_row("  " + die_text(die), faces_summary(die), _what_it_is(die))
             self.console.print(table)
 
-    def tally(self) -> None:
-        """Tricks won against bids, for every seat."""
-        if self.bids is None:
+    def tally(self, view: View, *, through: int | None = None) -> None:
+        """Tricks won against bids, for every seat (with `through`: in the view's first `through` tricks)."""
+        if None in view.bids:
             return
+        won = view.won
+        if through is not None:
+            winners = [t.winner for t in view.tricks[:through]]
+            won = tuple(winners.count(s) for s in range(view.seats))
         parts = []
-        for s in range(len(self.names)):
-            won, bid = self.won[s], self.bids[s]
-            mark = "[green]✓[/]" if won == bid else ("[red]✗[/]" if won > bid else "")
-            parts.append(f"{self.who(s)} {won}/{bid}{mark}")
+        for s in range(view.seats):
+            bid = view.bids[s]
+            mark = "[green]✓[/]" if won[s] == bid else ("[red]✗[/]" if won[s] > bid else "")  # type: ignore[operator]
+            parts.append(f"{self.who(s)} {won[s]}/{bid}{mark}")
         self.console.print("  [dim]won/bid:[/] " + " · ".join(parts))
 
     # --- a hand's end, the sheet, the podium ----------------------------------------------
 
-    def hand_result(self, event: HandScored) -> None:
-        """How the hand just finished went: the sheet, and what became of bonuses."""
+    def hand_result(self, event: HandScored, rules: Rules | None = None) -> None:
+        """How the hand just finished went: the sheet, and what became of bonuses (by `rules.hand_score`)."""
+        rules = rules or self.rules
         self.console.print()
         self.sheet(title=f"Score sheet after hand {event.hand} of {self.hands}")
-        if self.rules.landlubber:
+        if rules.landlubber:
             return
         for s in range(len(self.names)):
             bonus = event.bonus[s]
             if not bonus:
                 continue
-            made = event.bids[s] > 0 and event.bids[s] == event.won[s]
+            bid, won = event.bids[s], event.won[s]
+            counts = R.hand_score(bid, won, event.hand, bonus, rules) != R.hand_score(bid, won, event.hand, 0, rules)
             whose = "Your" if s == self.me else f"{self.who(s)}'s"
-            if made:
+            if counts:
                 self.console.print(f"{whose} +{bonus} bonus counts: the bid was made.")
             else:
                 self.console.print(f"{whose} +{bonus} bonus is lost: the bid was not made.")
@@ -279,20 +352,24 @@ class Screen:
         if view is not None and view.hand and not view.game_over and (
             not self.rows or self.rows[-1].hand != view.hand
         ):
-            cells = []
-            for s in range(n):
-                bid = view.bids[s]
-                if bid is None and s == self.me:
-                    bid = self.my_bid
-                shown = "?" if bid is None and view.bid_placed[s] else ("–" if bid is None else str(bid))
-                cells.append(f"{shown}/{view.won[s]}")
-            table.add_row(f"{view.hand}…", *cells)
+            table.add_row(f"{view.hand}…", *self._hand_in_progress(view))
             note += " (… the hand in progress, ? a hidden bid)"
         if not table.rows:
             self.console.print("[dim]No hand has been played yet.[/]")
             return
         self.console.print(table)
         self.console.print(f"[dim]{note}[/]")
+
+    def _hand_in_progress(self, view: View) -> list[str]:
+        """Each seat's bid/won cell for the hand in the view (this seat's own bid even before the reveal)."""
+        cells = []
+        for s in range(view.seats):
+            bid = view.bids[s]
+            if bid is None and s == self.me:
+                bid = self.my_bid
+            shown = "?" if bid is None and view.bid_placed[s] else ("–" if bid is None else str(bid))
+            cells.append(f"{shown}/{view.won[s]}")
+        return cells
 
     def podium(self, event: GameOver) -> None:
         """Final places (ties share a place) and who won."""
@@ -341,40 +418,42 @@ class Screen:
         return f"Your bid ({low}-{high}): "
 
     def roll_menu(self, view: View) -> tuple[str, tuple[Die, ...]]:
-        """Print the trick so far, why which dice may be rolled, and the menu; return prompt and menu."""
+        """Print the trick so far (who leads it and why), which dice may be rolled and why; return prompt and menu."""
         p = self.console.print
         legal = tuple(d for d in (view.legal or ()) if isinstance(d, Die))
-        trick = view.current_trick
-        number = len(view.tricks) if trick is not None else len(view.tricks) + 1
+        state = view.trick_state
+        number = len(view.tricks) if state is not None else len(view.tricks) + 1
         lead = view.lead_colour
         p()
         p(f"[bold]Your turn[/] · hand {view.hand} of {view.hands} · trick {number} of {view.hand} · "
           + (f"lead colour {die_text(lead)}" if lead else "no lead colour yet"))
+        if state is not None and state.leading is not None and state.reason is not None:
+            roll = view.tricks[-1].rolls[state.leading]
+            p(f"  [dim]Leading so far:[/] {self.who(roll.seat)}'s {die_text(roll.die)} → "
+              f"{face_text(roll.face)} ({escape(state.reason.text())})")
         self.your_dice(view.dice)
-        p(self._why(view, legal))
+        p(self._why(view))
         menu = "  ".join(f"[bold]{i}[/]) {die_text(d)}" for i, d in enumerate(legal, start=1))
         p(f"  {menu}")
         span = "1" if len(legal) == 1 else f"1-{len(legal)}"
         return f"Your roll ({span}, or a die's name): ", legal
 
-    def _why(self, view: View, legal: Sequence[Die]) -> str:
-        """Which of your dice you may roll now, and why not the others."""
-        held = view.dice
-        lead = view.lead_colour
-        trick = view.current_trick
-        if lead is None:
-            if trick is None or not trick.rolls:
-                return "You lead this trick: roll any die (the first number die sets the lead colour)."
+    def _why(self, view: View) -> str:
+        """Which of your dice you may roll now, and why not the others (the view's refusals, in the registry's words)."""
+        refusals = view.refusals()
+        if refusals:
+            barred: dict[str, list[Die]] = {}
+            for die, reason in refusals.items():
+                barred.setdefault(reason.text(), []).append(die)
+            return " ".join(f"You may not roll {_either(dice)} — {escape(text)}." for text, dice in barred.items())
+        state = view.trick_state
+        if state is None:
+            return "You lead this trick: roll any die (the first number die sets the lead colour)."
+        if state.lead is None:
             return "No lead colour yet (only special dice so far): roll any die."
-        if lead not in held:
-            return f"{die_text(lead)} was led and you hold no {lead.value}: roll any die."
-        barred = [d for d in dict.fromkeys(held) if d not in legal]
-        text = f"You must follow {die_text(lead)}: you hold {lead.value}"
-        if barred:
-            text += ", so not " + " or ".join(die_text(d) for d in barred)
-        if any(d.special for d in legal):
-            text += " (a special die may always be rolled)"
-        return text + "."
+        if state.lead not in view.dice:
+            return f"{die_text(state.lead)} was led and you hold no {state.lead.value}: roll any die."
+        return f"{die_text(state.lead)} was led: you may roll any of your dice."
 
     # --- messages ---------------------------------------------------------------------
 
@@ -387,8 +466,8 @@ class Screen:
         self.console.print(f"[yellow]warning:[/] {escape(message)}")
 
     def help(self) -> None:
-        """The help text."""
-        self.console.print(Panel(HELP, title="help", expand=False, title_align="left"))
+        """The help text (for this table's rules)."""
+        self.console.print(Panel(help_text(self.rules), title="help", expand=False, title_align="left"))
 
     def hint(self, view: View) -> None:
         """Advice for the decision in `view`: the bid advisor while bidding, montecarlo's die values while rolling."""

@@ -15,7 +15,7 @@ import shlex
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,14 +26,14 @@ from rich.markup import escape
 from .. import record as records
 from ..bots import BUILTIN, Bot, bot_seed, make_bot
 from ..bots.runner import Fault, Match
-from ..dice import MAX_SEATS, MIN_SEATS, Die
+from ..dice import MAX_SEATS, MIN_SEATS, Die, Face
 from ..errors import IllegalAction
-from ..game import Bid, Game, Phase, Roll
+from ..game import Bid, Chance, Game, Phase, Roll
 from ..rules import Rules
 from . import prompts
 from .render import Screen
 
-__all__ = ["PlaySettings", "SetupError", "run"]
+__all__ = ["PlaySettings", "SetupError", "ShowBeforeDeal", "run"]
 
 #: Exit codes: a finished or left game, a bad setup, an interrupt (Ctrl-C).
 EXIT_OK, EXIT_SETUP, EXIT_INTERRUPT = 0, 2, 130
@@ -136,6 +136,8 @@ class Session:
         self.save_path = save
         self.resumed = resumed
         self.screen = Screen(console, game.names, me, game.rules, game.hands)
+        if game.chance is not None:
+            game.chance = ShowBeforeDeal(game.chance, self.flush)
         self.match = Match(game, bots, on_fault=self._fault)
         self.seen = 0  # events shown so far
         self.snapshot: dict[str, Any] = {}
@@ -267,11 +269,14 @@ class Session:
             self.seen = last_deal
 
     def flush(self) -> None:
-        """Print the events not shown yet (bots' rolls paced by `delay`)."""
+        """Print the events not shown yet, read against this seat's view now (bots' rolls paced by `delay`)."""
         events = self.game.events_for(self.me, self.seen)
+        if not events:
+            return
         self.seen += len(events)
+        view = self.game.observe(self.me)
         for e in events:
-            self.screen.show(e, pace=self.delay)
+            self.screen.show(e, view, pace=self.delay)
 
     def human_move(self) -> None:
         """Ask for this seat's bid or roll until the game accepts one."""
@@ -368,6 +373,31 @@ class Session:
         name = self.game.names[fault.seat]
         got = f" (it answered {fault.line[:80]!r})" if fault.line else ""
         self.screen.warn(f"{name}: {fault.detail}{got} — it plays its first legal choice instead")
+
+
+class ShowBeforeDeal:
+    """The game's chance source, wrapped so the events of a hand are shown before the next is drawn.
+
+    A seeded game draws the next hand the moment the last trick is won, so
+    afterwards the seat's view is of the new hand; `before_deal` (the session's
+    `flush`) runs first, while the view is still that of the hand just scored.
+    The outcomes are the wrapped source's, so the same seed gives the same game.
+    """
+
+    def __init__(self, inner: Chance, before_deal: Callable[[], None]) -> None:
+        self.inner = inner
+        self.before_deal = before_deal
+
+    def deal(self, game: Game, hand: int, each: int) -> Sequence[Sequence[Die]]:
+        self.before_deal()
+        return self.inner.deal(game, hand, each)
+
+    def land(self, game: Game, seat: int, die: Die) -> Face:
+        return self.inner.land(game, seat, die)
+
+    def copy(self) -> Chance:
+        """A copy of the wrapped source (copies of the game show nothing)."""
+        return self.inner.copy()
 
 
 # --- setup helpers ------------------------------------------------------------------------
