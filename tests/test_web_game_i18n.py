@@ -114,7 +114,7 @@ def test_the_page_names_the_winner_and_why_in_each_language(server: ServerProces
     token = next(c["value"] for c in ctx.cookies() if c["name"] == f"md_{code}")
     me = Player(server.ws_base, code, token)  # the player's own seat: what the page is sent
     won_checked = progress_checked = False
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180
     while not (won_checked and progress_checked):
         assert time.monotonic() < deadline, "the game did not get far enough in time"
         assert not errors, errors
@@ -138,7 +138,12 @@ def test_the_page_names_the_winner_and_why_in_each_language(server: ServerProces
                 progress_checked = True
             page.locator("#my-dice button.legal:not([disabled])").first.click()
         acted_on = view["legal"]
-        me.wait_for(lambda m, was=acted_on: m["type"] == "error" or (m["type"] == "state" and m["view"].get("legal") != was), 30)
+        try:
+            me.wait_for(lambda m, was=acted_on: m["type"] == "error" or (m["type"] == "state" and m["view"].get("legal") != was), 10)
+        except TimeoutError:
+            # Under load the click can land on the page's previous screen (a button about to be
+            # replaced) and go nowhere; the decision is still open, so the loop clicks again.
+            continue
     assert not me.errors, me.errors
     assert not errors, errors
     me.close()
