@@ -486,7 +486,7 @@ class Screen:
         bot = MonteCarloBot(random.Random(view.hand))
         best = bot.roll(view)
         explanation = bot.last_explanation
-        lines = [f"  {c.choice.value:9s} {c.mean:+6.1f} ± {1.96 * c.stderr:.1f}" if c.n else f"  {c.choice.value}"
+        lines = [f"  {c.choice.value:9s} {c.mean:+6.1f} ± {1.96 * c.stderr:.1f}" if c.n else f"  {c.choice.value}  (the only die you may roll: nothing to weigh)"
                  for c in (explanation.choices if explanation else ())]
         self.console.print("Expected score of this hand for each die you may roll now:\n" + "\n".join(lines))
         self.console.print(f"[dim]Hint: roll {best.value} (montecarlo's choice).[/]")
