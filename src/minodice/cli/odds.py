@@ -29,6 +29,7 @@ from ..analysis.odds import (
 )
 from ..dice import BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die
 from ..rules import RuleError, Rules
+from .options import DEFAULT_VALUES, choice_help
 
 __all__ = ["MIN_SAMPLES", "odds", "parse_opponents", "register"]
 
@@ -162,12 +163,12 @@ def odds(
     ] = 200_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the simulation (same seed, same numbers).")] = 1,
     all_specials: Annotated[
-        str, typer.Option("--all-specials", help="Who wins when all three specials meet: mermaid, minotaur, griffin.")
-    ] = "mermaid",
-    all_flags: Annotated[
-        str, typer.Option("--all-flags", help="Who wins a trick of flags only: first or last roller.")
-    ] = "first",
-    scoring: Annotated[str, typer.Option("--scoring", help="standard or landlubber (changes greedy bids).")] = "standard",
+        str, typer.Option("--all-specials", help=choice_help("all_specials"))
+    ] = DEFAULT_VALUES["all_specials"],
+    all_flags: Annotated[str, typer.Option("--all-flags", help=choice_help("all_flags"))] = DEFAULT_VALUES["all_flags"],
+    scoring: Annotated[
+        str, typer.Option("--scoring", help=choice_help("scoring") + " It changes greedy bids.")
+    ] = DEFAULT_VALUES["scoring"],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="Also draw the odds into this PNG file.")] = None,
 ) -> None:

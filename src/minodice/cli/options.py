@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from enum import Enum
+from typing import Annotated
+
+import typer
 
 from ..rules import RULE_OPTIONS, Rules
 
-__all__ = ["DEFAULTS", "AllFlags", "AllSpecials", "HandStart", "Scoring", "choices", "default", "help_for", "rules_from"]
+__all__ = ["DEFAULTS", "DEFAULT_VALUES", "AllFlags", "AllFlagsOption", "AllSpecials", "AllSpecialsOption", "HandStart", "HandStartOption", "Scoring", "ScoringOption", "choice_help", "choices", "default", "help_for", "rules_from"]
 
 
 def choices(option: str) -> type[Enum]:
@@ -26,6 +29,14 @@ def help_for(option: str) -> str:
     return text[0].upper() + text[1:] + "."
 
 
+def choice_help(option: str) -> str:
+    """The option's meaning and its allowed values, for options taken as plain text (checked by `Rules`)."""
+    return f"{help_for(option)} One of: {', '.join(RULE_OPTIONS[option][0])}."
+
+
+#: Each rule option's default value as text.
+DEFAULT_VALUES: dict[str, str] = {option: values[0] for option, (values, _help) in RULE_OPTIONS.items()}
+
 Scoring = choices("scoring")
 AllSpecials = choices("all_specials")
 AllFlags = choices("all_flags")
@@ -35,6 +46,12 @@ DEFAULTS: dict[str, Enum] = {
     option: default(choice)
     for option, choice in zip(RULE_OPTIONS, (Scoring, AllSpecials, AllFlags, HandStart))
 }
+
+#: Typer options for the four rule options, with the rules' own help (use with `DEFAULTS[...]`).
+ScoringOption = Annotated[Scoring, typer.Option(help=help_for("scoring"))]  # type: ignore[valid-type]
+AllSpecialsOption = Annotated[AllSpecials, typer.Option(help=help_for("all_specials"))]  # type: ignore[valid-type]
+AllFlagsOption = Annotated[AllFlags, typer.Option(help=help_for("all_flags"))]  # type: ignore[valid-type]
+HandStartOption = Annotated[HandStart, typer.Option(help=help_for("hand_start"))]  # type: ignore[valid-type]
 
 
 def rules_from(*values: Enum | str) -> Rules:

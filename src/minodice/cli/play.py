@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ..bots import BUILTIN
-from .options import DEFAULTS, AllFlags, AllSpecials, HandStart, Scoring, help_for, rules_from
+from .options import DEFAULTS, AllFlagsOption, AllSpecialsOption, HandStartOption, ScoringOption, rules_from
 
 __all__ = ["play", "register"]
 
@@ -30,12 +30,10 @@ def play(
     seat: Annotated[
         int, typer.Option("--seat", help="Your seat (0 = start player of hand 1).", min=0, max=5)
     ] = 0,
-    scoring: Annotated[Scoring, typer.Option(help=help_for("scoring"))] = DEFAULTS["scoring"],  # type: ignore[valid-type]
-    all_specials: Annotated[
-        AllSpecials, typer.Option(help=help_for("all_specials"))  # type: ignore[valid-type]
-    ] = DEFAULTS["all_specials"],
-    all_flags: Annotated[AllFlags, typer.Option(help=help_for("all_flags"))] = DEFAULTS["all_flags"],  # type: ignore[valid-type]
-    hand_start: Annotated[HandStart, typer.Option(help=help_for("hand_start"))] = DEFAULTS["hand_start"],  # type: ignore[valid-type]
+    scoring: ScoringOption = DEFAULTS["scoring"],
+    all_specials: AllSpecialsOption = DEFAULTS["all_specials"],
+    all_flags: AllFlagsOption = DEFAULTS["all_flags"],
+    hand_start: HandStartOption = DEFAULTS["hand_start"],
     save: Annotated[
         Path | None, typer.Option("--save", help="Save the game record here after every move.")
     ] = None,

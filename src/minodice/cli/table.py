@@ -12,6 +12,7 @@ from ..analysis.advisor import OPPONENT_POLICIES, advise, parse_dice
 from ..rules import RuleError, Rules
 from ..table.referee import parse_held, parse_roll, referee
 from ..tui.advice import advice_table
+from .options import DEFAULT_VALUES, choice_help
 
 __all__ = ["register"]
 
@@ -36,9 +37,9 @@ def register(app: typer.Typer) -> None:
                  "0 = you start, 1 = second, ...")] = 0,
         opponents: Annotated[str, typer.Option(
             help=f"How the others are assumed to bid and play: {', '.join(OPPONENT_POLICIES)}.")] = "greedy",
-        scoring: Annotated[str, typer.Option(help="standard or landlubber.")] = "standard",
-        all_specials: Annotated[str, typer.Option(help="Which special wins when all three meet.")] = "mermaid",
-        all_flags: Annotated[str, typer.Option(help="Who wins a trick of flags only: first or last.")] = "first",
+        scoring: Annotated[str, typer.Option(help=choice_help("scoring"))] = DEFAULT_VALUES["scoring"],
+        all_specials: Annotated[str, typer.Option(help=choice_help("all_specials"))] = DEFAULT_VALUES["all_specials"],
+        all_flags: Annotated[str, typer.Option(help=choice_help("all_flags"))] = DEFAULT_VALUES["all_flags"],
         precision: Annotated[float, typer.Option(
             help="Stop once every bid's expected score is known to ± this many points (95 %).", min=0.05)] = 1.0,
         seconds: Annotated[float, typer.Option(help="Time budget.", min=0.01)] = 0.8,
@@ -74,12 +75,12 @@ def register(app: typer.Typer) -> None:
         held: Annotated[list[str] | None, typer.Option(
             help="What a roller held before rolling, to check the colour rule: N:die,die,... "
                  "(N = roll number from 1; repeat).")] = None,
-        all_specials: Annotated[str, typer.Option(help="Which special wins when all three meet.")] = "mermaid",
-        all_flags: Annotated[str, typer.Option(help="Who wins a trick of flags only: first or last.")] = "first",
+        all_specials: Annotated[str, typer.Option(help=choice_help("all_specials"))] = DEFAULT_VALUES["all_specials"],
+        all_flags: Annotated[str, typer.Option(help=choice_help("all_flags"))] = DEFAULT_VALUES["all_flags"],
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead.")] = False,
     ) -> None:
         """Referee a trick rolled with real dice: who wins, why, the bonus, and any broken colour rule."""
-        rules = _rules("standard", all_specials, all_flags)
+        rules = _rules(DEFAULT_VALUES["scoring"], all_specials, all_flags)
         try:
             parsed = [parse_roll(r) for r in rolls]
             holdings = {}

@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 
 from ..dice import MAX_SEATS, MIN_SEATS
-from .options import DEFAULTS, AllFlags, AllSpecials, HandStart, Scoring, help_for, rules_from
+from .options import DEFAULTS, AllFlagsOption, AllSpecialsOption, HandStartOption, ScoringOption, rules_from
 
 if TYPE_CHECKING:
     from ..rules import Rules
@@ -78,12 +78,10 @@ def tournament(
         str | None, typer.Option(help="With --backend ray: the address of a Ray cluster to join.")
     ] = None,
     timeout: Annotated[float, typer.Option(help="Seconds an external bot has per decision.")] = 10.0,
-    scoring: Annotated[Scoring, typer.Option(help=help_for("scoring"))] = DEFAULTS["scoring"],  # type: ignore[valid-type]
-    all_specials: Annotated[
-        AllSpecials, typer.Option(help=help_for("all_specials"))  # type: ignore[valid-type]
-    ] = DEFAULTS["all_specials"],
-    all_flags: Annotated[AllFlags, typer.Option(help=help_for("all_flags"))] = DEFAULTS["all_flags"],  # type: ignore[valid-type]
-    hand_start: Annotated[HandStart, typer.Option(help=help_for("hand_start"))] = DEFAULTS["hand_start"],  # type: ignore[valid-type]
+    scoring: ScoringOption = DEFAULTS["scoring"],
+    all_specials: AllSpecialsOption = DEFAULTS["all_specials"],
+    all_flags: AllFlagsOption = DEFAULTS["all_flags"],
+    hand_start: HandStartOption = DEFAULTS["hand_start"],
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as one JSON object.")] = False,
     records: Annotated[
         Path | None, typer.Option("--records", help="Write every game as a minodice/1 record into this directory.")
