@@ -137,6 +137,21 @@ def hands_for(seats: int) -> int:
         ) from None
 
 
+def jsonable(value: object) -> object:
+    """`value` as plain JSON data: dice and faces by name, tuples and lists as lists, other objects as text.
+
+    >>> jsonable((Die.RED, [Face.FLAG, 3], None))
+    ['red', ['flag', 3], None]
+    """
+    if isinstance(value, (Die, Face)):
+        return value.value
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
 def over_bag(dice: Iterable[Die | None]) -> Die | None:
     """The first die kind that `dice` uses more often than the bag holds, if any."""
     counts = Counter(d for d in dice if d is not None)

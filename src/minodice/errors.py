@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .dice import jsonable
+
 
 class IllegalAction(ValueError):
     """An action the game refuses, with a stable `code`, its `params` and an English message.
@@ -27,6 +29,5 @@ class IllegalAction(ValueError):
         return {
             "code": self.code,
             "message": self.message,
-            "params": {k: (str(v) if not isinstance(v, (int, float, bool, type(None), list)) else v)
-                       for k, v in self.params.items()},
+            "params": {k: jsonable(v) for k, v in self.params.items()},
         }

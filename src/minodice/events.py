@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .dice import Die, Face
+from .dice import Die, Face, jsonable
 
 
 @dataclass(slots=True)
@@ -27,16 +27,8 @@ class Event:
         """JSON form: {"type": kind, ...fields}."""
         out: dict[str, Any] = {"type": self.kind}
         for name in self.__slots__:  # type: ignore[attr-defined]
-            out[name] = _jsonable(getattr(self, name))
+            out[name] = jsonable(getattr(self, name))
         return out
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (Die, Face)):
-        return value.value
-    if isinstance(value, (tuple, list)):
-        return [_jsonable(v) for v in value]
-    return value
 
 
 @dataclass(slots=True)

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from .codes import render
-from .dice import BAG_COUNTS, Die, Face
+from .dice import BAG_COUNTS, Die, Face, jsonable
 
 # --- rule options -----------------------------------------------------------------
 
@@ -46,7 +46,13 @@ RULE_OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
 
 
 class RuleError(ValueError):
-    """A rule option with a value the rules do not know."""
+    """A rule option with a value the rules do not know (`option`, `value`, `choices`; None when not about one option)."""
+
+    def __init__(
+        self, message: str, option: str | None = None, value: object = None, choices: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(message)
+        self.option, self.value, self.choices = option, value, choices
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +70,7 @@ class Rules:
             value = getattr(self, f.name)
             if value not in allowed:
                 raise RuleError(
-                    f"rule {f.name} cannot be {value!r}: choose one of " + ", ".join(allowed)
+                    f"rule {f.name} cannot be {value!r}: choose one of " + ", ".join(allowed), f.name, value, allowed
                 )
 
     @classmethod
@@ -108,11 +114,7 @@ class Reason:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: {"code", "params"} (dice and faces by name)."""
-        return {"code": self.code, "params": {k: _plain(v) for k, v in self.params.items()}}
-
-
-def _plain(value: Any) -> Any:
-    return value.value if isinstance(value, (Die, Face)) else value
+        return {"code": self.code, "params": {k: jsonable(v) for k, v in self.params.items()}}
 
 
 # --- following colour -----------------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
+from ..dice import jsonable
 from ..errors import IllegalAction
 from . import protocol as P
 from .manager import TableManager
@@ -208,8 +209,4 @@ async def _handle(conn: Connection, client: Client, table: Table, text: str) -> 
         d = exc.to_dict()
         client.send(P.error(d["code"], d["message"], d["params"], ref=msg.id))
     except Refused as exc:
-        client.send(P.error(exc.code, exc.message, _plain(exc.params), ref=msg.id))
-
-
-def _plain(params: dict[str, Any]) -> dict[str, Any]:
-    return {k: v if isinstance(v, (int, float, str, bool, type(None), list)) else str(v) for k, v in params.items()}
+        client.send(P.error(exc.code, exc.message, {k: jsonable(v) for k, v in exc.params.items()}, ref=msg.id))

@@ -15,19 +15,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..codes import render
-from ..dice import Die, Face
-from ..rules import RULE_OPTIONS, Rules
+from ..dice import jsonable
+from ..rules import RuleError, Rules
 
-__all__ = ["Refusal", "english_list", "plain", "rules_or_refusal"]
-
-
-def plain(value: Any) -> Any:
-    """`value` as JSON: dice and faces by name, tuples and lists as lists of plain values."""
-    if isinstance(value, (Die, Face)):
-        return value.value
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
+__all__ = ["Refusal", "english_list", "rules_or_refusal"]
 
 
 def english_list(items: list[Any]) -> str:
@@ -44,7 +35,7 @@ class Refusal(ValueError):
 
     def __init__(self, code: str, params: Mapping[str, Any] | None = None, *, message: str | None = None) -> None:
         self.code = code
-        self.params: dict[str, Any] = {k: plain(v) for k, v in (params or {}).items()}
+        self.params: dict[str, Any] = {k: jsonable(v) for k, v in (params or {}).items()}
         if message is None:
             message = render(code, {k: english_list(v) if isinstance(v, list) else v for k, v in self.params.items()})
         self.message = message
@@ -57,8 +48,7 @@ class Refusal(ValueError):
 
 def rules_or_refusal(error: type[Refusal], **options: str) -> Rules:
     """`Rules(**options)`, or `error("bad_rule_value", {rule, value, choices})` for an option value the rules do not know."""
-    for name, value in options.items():
-        allowed = RULE_OPTIONS[name][0]
-        if value not in allowed:
-            raise error("bad_rule_value", {"rule": name, "value": value, "choices": ", ".join(allowed)})
-    return Rules(**options)  # type: ignore[arg-type]
+    try:
+        return Rules(**options)  # type: ignore[arg-type]
+    except RuleError as exc:
+        raise error("bad_rule_value", {"rule": exc.option, "value": exc.value, "choices": ", ".join(exc.choices)}) from None
