@@ -4,46 +4,79 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-stamp
 ARGS   ?=
 
-.PHONY: play serve test test-slow lint bench clean
+.PHONY: play serve test test-slow lint types docs dist screenshots bench clean
 
-$(STAMP): pyproject.toml
+# One stamp per set of extras: `make play` installs only what playing needs (no server, no test tools);
+# `make serve` adds the server; `make test` everything the tests use.
+$(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "minodice needs Python 3.11 or newer (found " + sys.version.split()[0] + ")")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.stamp-play: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.stamp-server: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[server]"
+	@touch $@
+
+$(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
-	@touch $(STAMP)
+	@touch $@
 
 ## play: set up and start a game in the terminal (pass options with ARGS="--bot random --seed 3")
-play: $(STAMP)
+play: $(VENV)/.stamp-play
 	$(BIN)/minodice play $(ARGS)
 
 ## serve: set up and start the browser server on http://127.0.0.1:8000/ (options in ARGS)
-serve: $(STAMP)
+serve: $(VENV)/.stamp-server
 	$(BIN)/minodice serve $(ARGS)
 
-## test: set up, lint, and run the test suite (slow 10,000-game runs excluded)
-test: $(STAMP)
+## test: set up, lint, check types, build the docs and the package, and run the test suite (slow runs excluded)
+test: $(VENV)/.stamp-test
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/lint-imports --no-logo
+	$(BIN)/mypy
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
+	$(MAKE) --no-print-directory dist
 	$(BIN)/python -m pytest -q -n 2 -m "not slow" -p no:cacheprovider
 
 ## test-slow: the long runs too (10,000 games verified and rescored)
-test-slow: $(STAMP)
+test-slow: $(VENV)/.stamp-test
 	$(BIN)/python -m pytest -q -n 2 -p no:cacheprovider
 
-lint: $(STAMP)
+lint: $(VENV)/.stamp-test
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/lint-imports --no-logo
 
+## types: mypy over src/ (configured in pyproject.toml)
+types: $(VENV)/.stamp-test
+	$(BIN)/mypy
+
+## docs: build the documentation site (MkDocs) into site/; `$(BIN)/mkdocs serve` to browse it live
+docs: $(VENV)/.stamp-test
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+## dist: build the sdist and the wheel into dist/ and check them with twine
+dist: $(VENV)/.stamp-test
+	rm -rf dist
+	$(BIN)/python -m build --quiet --outdir dist . > /dev/null
+	$(BIN)/twine check --strict dist/*
+
+## screenshots: refresh the README's pictures of the web client (docs/screenshots/) in headless Chromium
+screenshots: $(VENV)/.stamp-test
+	MINODICE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_web_client.py tests/test_web_sheet.py
+
 ## bench: the benchmarks (installs open-spiel for the reference figures)
-bench: $(STAMP)
+bench: $(VENV)/.stamp-test
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_records.py
 	$(BIN)/python benchmarks/bench_sim.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis src/*.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis src/*.egg-info dist site build

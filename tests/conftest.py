@@ -32,6 +32,18 @@ settings.register_profile(
 )
 settings.load_profile("minodice")
 
+
+@pytest.fixture(autouse=True, scope="session")
+def _state_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Keep what the program writes to the user's state folder (bots' stderr logs) out of the real one."""
+    old = os.environ.get("XDG_STATE_HOME")
+    os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
+    yield
+    if old is None:
+        os.environ.pop("XDG_STATE_HOME", None)
+    else:
+        os.environ["XDG_STATE_HOME"] = old
+
 #: Every combination of rule options (24 tables), defaults first.
 ALL_RULES: tuple[Rules, ...] = tuple(
     Rules(*combo) for combo in itertools.product(*(values for values, _ in RULE_OPTIONS.values()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 from fractions import Fraction
@@ -140,11 +141,43 @@ def test_advise_command_prints_the_table_and_json() -> None:
 def test_advise_command_refuses_bad_input() -> None:
     runner = CliRunner()
     for args, message in [
-        (["advise", "red", "blue"], "is not a die"),
+        (["advise", "red", "blue"], "'blue' is not a die"),
+        (["advise", "red", "g"], "'g' could mean more than one die (griffin and gray): type more of the name"),
+        (["advise", "mino", "minotaur"], "the bag holds only 1 minotaur dice; 2 were given"),
         (["advise", "red", "--players", "9"], "3 to 6 players"),
-        (["advise", "red", "--scoring", "pirate"], "scoring"),
+        (["advise", "red", "--scoring", "pirate"], "rule scoring cannot be 'pirate'"),
     ]:
         out = runner.invoke(app, args)
-        assert out.exit_code != 0
-        assert message in out.output.replace("\n", " ").replace("│", " ")
+        assert out.exit_code == 2 and out.stdout == ""
+        assert out.stderr.startswith("minodice advise: ")
+        assert message in out.stderr and out.stderr.count("\n") == 1  # one line in words, no usage box
+
+
+def test_dice_are_read_as_people_type_them() -> None:
+    assert parse_dice(["grey", "R", "mino", "gri", "violet"]) == [Die.GRAY, Die.RED, Die.MINOTAUR, Die.GRIFFIN,
+                                                                 Die.PURPLE]
+    with pytest.raises(ValueError, match=r"^'m' could be minotaur or mermaid: type more of the name$"):
+        parse_dice(["m"])
+    runner = CliRunner()
+    out = runner.invoke(app, ["advise", "r,grey", "mino", "--json", "--seconds", "0.05"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["dice"] == ["red", "gray", "minotaur"]
+
+
+def test_advice_for_eight_dice_fits_80_columns() -> None:
+    from rich.cells import cell_len
+    from rich.console import Console
+
+    from minodice.tui.advice import advice_table
+
+    advice = advise(parse_dice(["red", "red", "griffin", "gray", "purple", "yellow", "minotaur", "mermaid"]), 3,
+                    seconds=0.05)
+    wide = Console(width=200, record=True, file=io.StringIO())
+    wide.print(advice_table(advice))  # its own width, unsqueezed
+    lines = wide.export_text().splitlines()
+    assert max(cell_len(line.rstrip()) for line in lines) <= 80
+    assert "P(8)" in lines[2] and len(lines) == 3 + 1 + 9 + 2  # title (2 lines), header, rule, 9 bids, legend
+    narrow = Console(width=80, record=True, file=io.StringIO())
+    narrow.print(advice_table(advice))
+    assert "…" not in narrow.export_text()  # nothing cut short at 80 columns
 

@@ -137,7 +137,38 @@ def test_a_program_that_dies_at_once_fails(tmp_path):
     report = check_bot(f"cmd:{PYTHON} {shlex.quote(str(script))}", games=2, timeout=2)
     assert not report.passed and report.hello == "no answer"
     assert {f.kind for f in report.faults} == {"exited"}
-    assert "exited with code 3" in report.faults[0].message and "no bot here" in report.faults[0].message
+    assert "exited with code 3" in report.faults[0].message and report.faults[0].stderr == ("no bot here",)
+
+
+def test_timeouts_and_crashes_show_the_bots_last_stderr_lines(tmp_path):
+    spec = bot(tmp_path, "sulky", '''
+        if msg["type"] == "hello":
+            send({"name": "sulky"})
+        elif msg["type"] == "bid":
+            print(f"thinking about {msg['id']}", file=sys.stderr, flush=True)
+            time.sleep(30)
+    ''')
+    result = check(spec, "--games", "1", "--timeout", "0.5")
+    assert result.exit_code == 1, result.output
+    text = " ".join(result.output.split())
+    assert "timeout: no answer to bid within 0.5 s: no reply at all (does it flush stdout after each line?)" in text
+    assert "stderr| thinking about 1" in text
+    report = json.loads(check(spec, "--games", "1", "--timeout", "0.5", "--json").stdout)
+    assert report["faults"][0]["stderr"] == ["thinking about 1"]
+
+
+def test_answers_with_a_wrong_id_are_named(tmp_path):
+    spec = bot(tmp_path, "offbyone", '''
+        if msg["type"] == "hello":
+            send({"name": "offbyone"})
+        elif msg["type"] in ("bid", "roll"):
+            send(dict(good(msg), id=msg["id"] + 1))
+    ''')
+    result = check(spec, "--games", "1", "--timeout", "0.5")
+    assert result.exit_code == 1, result.output
+    text = " ".join(result.output.split())
+    assert "no answer to bid within 0.5 s: 1 reply came with a wrong id (2) instead of 1" in text
+    assert "it wrote nothing to stderr" in text
 
 
 def test_a_builtin_bot_can_be_checked_too():

@@ -16,8 +16,10 @@ from minodice.dice import (
     SPECIAL_DICE,
     Die,
     Face,
+    dice_called,
     die_named,
     face_named,
+    faces_called,
     hands_for,
     over_bag,
 )
@@ -160,3 +162,25 @@ def test_seeded_chance_is_reproducible_and_copyable():
     rng = random.Random(0)
     dice = [rng.choice(BAG) for _ in range(50)]
     assert [a.land(game, 0, d) for d in dice] == [twin.land(game, 0, d) for d in dice]
+
+
+def test_dice_are_called_as_people_type_them() -> None:
+    """One parser for every prompt: names, other names, prefixes; several dice for a shared prefix."""
+    for die in Die:
+        assert dice_called(die.value) == (die,) and dice_called(f" {die.value.upper()} ") == (die,)
+        for n in range(1, len(die.value) + 1):  # every prefix reaches the die, alone or with others
+            assert die in dice_called(die.value[:n])
+    assert dice_called("grey") == (Die.GRAY,) and dice_called("gre") == (Die.GRAY,)
+    assert dice_called("violet") == (Die.PURPLE,)
+    assert dice_called("r") == (Die.RED,) and dice_called("mino") == (Die.MINOTAUR,)
+    assert dice_called("g") == (Die.GRIFFIN, Die.GRAY) and dice_called("m") == (Die.MINOTAUR, Die.MERMAID)
+    assert dice_called("") == () and dice_called("blue") == () and dice_called("reds") == ()
+
+
+def test_faces_are_called_among_a_dies_faces() -> None:
+    assert faces_called("f", Die.GRAY.faces) == (Face.FLAG,)
+    assert faces_called("7", Die.GRAY.faces) == (Face.SEVEN,) and faces_called("6", Die.GRAY.faces) == ()
+    assert faces_called("m", Die.MINOTAUR.faces) == (Face.MINOTAUR,)
+    assert faces_called("m") == (Face.MINOTAUR, Face.MERMAID)  # among every face a prefix can be shared
+    for die in Die:  # no two faces of one die share a first letter: one letter always names the face
+        assert all(faces_called(f.value[0], die.faces) == (f,) for f in die.faces)

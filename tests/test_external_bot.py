@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import sys
 import textwrap
@@ -54,13 +55,15 @@ def external(tmp_path: Path) -> Iterator[Callable[..., ExternalBot]]:
     """Make ExternalBots (from a BEHAVIOUR snippet or a command); all are closed afterwards."""
     made: list[ExternalBot] = []
 
-    def make(behaviour: str | None = None, *, command: str | None = None, timeout: float = 5.0) -> ExternalBot:
+    def make(
+        behaviour: str | None = None, *, command: str | None = None, timeout: float = 5.0, keep_log: bool = True
+    ) -> ExternalBot:
         if command is None:
             script = tmp_path / f"bot{len(made)}.py"
             body = textwrap.indent(textwrap.dedent(behaviour or "send(good(msg))"), " " * 8)
             script.write_text(TEMPLATE.replace("BEHAVIOUR", body))
             command = f"{PYTHON} {shlex.quote(str(script))}"
-        bot = ExternalBot(command, timeout=timeout)
+        bot = ExternalBot(command, timeout=timeout, log_dir=tmp_path / "logs", keep_log=keep_log)
         made.append(bot)
         return bot
 
@@ -275,7 +278,7 @@ def test_exit_mid_game_then_restart(external: Callable[..., ExternalBot], tmp_pa
     game, faults, match = play(bot)
     assert game.over
     assert [f.kind for f in faults] == ["exited"]
-    assert "code 3" in faults[0].detail and "boom: out of ideas" in faults[0].detail
+    assert "code 3" in faults[0].detail and faults[0].stderr == ("thinking hard", "boom: out of ideas")
     assert match.replaced == {1}
     assert bot.stderr_tail == ["thinking hard", "boom: out of ideas"]
     game, faults, match = play(bot, seed=2)  # same ExternalBot object: restarted
@@ -422,3 +425,147 @@ def test_the_bot_sees_only_its_own_seat(external: Callable[..., ExternalBot], tm
             assert set(v["legal"]) <= set(v["dice"])
     # Its answers were the ones played (legal[-1] each time, never the fallback legal[0]).
     assert game.log[-1].bids[seat] == game.hands
+
+
+# --- stderr logs and the reasons of timeouts ---------------------------------------------------
+
+CRASH_AT_4 = """
+if questions == 4:
+    sys.stderr.write("my dice: red yellow\\x1b[31m\\nboom: out of ideas\\n")
+    sys.exit(3)
+send(good(msg))
+"""
+
+
+def test_a_crash_keeps_stderr_in_a_log_file_named_in_the_message(external: Callable[..., ExternalBot]) -> None:
+    """The message may be shown on a person's game screen: it names the log, never the stderr itself."""
+    bot = external(CRASH_AT_4)
+    _game, faults, _match = play(bot)
+    assert [f.kind for f in faults] == ["exited"]
+    log = bot.log_path
+    assert log is not None and log.parent == bot.log_dir and "seat1" in log.name
+    assert faults[0].detail == f"the program exited with code 3; its stderr is in {log}"
+    assert "my dice" not in str(faults[0]) and "my dice" not in faults[0].report(lines=0)
+    assert log.read_bytes() == b"my dice: red yellow\x1b[31m\nboom: out of ideas\n"
+    # The lines travel with the fault (control characters escaped) for tournaments and bot-check.
+    assert faults[0].stderr == ("my dice: red yellow\\x1b[31m", "boom: out of ideas")
+    assert faults[0].report().splitlines()[1:] == ["  stderr| my dice: red yellow\\x1b[31m", "  stderr| boom: out of ideas"]
+    # One log per game: the next game's crash goes to a new file.
+    _game, faults, _match = play(bot, seed=2)
+    assert bot.log_path not in (None, log) and f"its stderr is in {bot.log_path}" in faults[0].detail
+    assert sorted(bot.log_dir.iterdir()) == sorted([log, bot.log_path])
+
+
+def test_a_quiet_program_leaves_no_log_and_keep_log_false_none_at_all(external: Callable[..., ExternalBot]) -> None:
+    quiet = external("send(good(msg))")
+    game, faults, _ = play(quiet)
+    assert game.over and faults == [] and quiet.log_path is None and not quiet.log_dir.exists()
+    silent_crash = external("sys.exit(4)")
+    _game, faults, _ = play(silent_crash)
+    assert faults[0].detail == "the program exited with code 4; it wrote nothing to stderr"
+    unlogged = external(CRASH_AT_4, keep_log=False)
+    _game, faults, _ = play(unlogged)
+    assert faults[0].detail == "the program exited with code 3" and faults[0].stderr[-1] == "boom: out of ideas"
+    assert unlogged.log_path is None and not unlogged.log_dir.exists()
+
+
+def test_default_log_dir_is_the_users_state_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from minodice.bots.external import default_log_dir
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert default_log_dir() == tmp_path / "minodice" / "bot-logs"
+    assert ExternalBot("python3 bot.py").log_dir == tmp_path / "minodice" / "bot-logs"
+    monkeypatch.delenv("XDG_STATE_HOME")
+    assert default_log_dir() == Path.home() / ".local" / "state" / "minodice" / "bot-logs"
+
+
+def test_a_timeout_with_no_reply_asks_about_flushing(external: Callable[..., ExternalBot]) -> None:
+    bot = external(
+        """
+        sys.stderr.write(f"thinking about question {questions}\\n")
+        sys.stderr.flush()
+        if questions == 2:  # as if its answer sat in an unflushed buffer
+            time.sleep(60)
+        send(good(msg))
+        """,
+        timeout=0.5,
+    )
+    _game, faults, _ = play(bot)
+    assert [f.kind for f in faults] == ["timeout"]
+    assert faults[0].detail.startswith(
+        "no answer to roll within 0.5 s: no reply at all (does it flush stdout after each line?); its stderr is in "
+    )
+    assert faults[0].stderr[-1] == "thinking about question 2"
+
+
+def test_a_timeout_names_the_wrong_ids_that_came(external: Callable[..., ExternalBot]) -> None:
+    bot = external(
+        """
+        if questions == 3:
+            send({"id": msg["id"] + 100, "bid": 0, "die": "red"})
+            send({"id": msg["id"] - 1, "bid": 0, "die": "red"})
+        else:
+            send(good(msg))
+        """,
+        timeout=0.5,
+    )
+    _game, faults, _ = play(bot)
+    assert [f.kind for f in faults] == ["timeout"]
+    assert re.search(r"within 0\.5 s: 2 replies came with a wrong id \((\d+), (\d+)\) instead of (\d+);", faults[0].detail)
+    ids = [int(x) for x in re.findall(r"\d+", faults[0].detail.split("wrong id")[1].split(";")[0])]
+    assert ids == [ids[2] + 100, ids[2] - 1, ids[2]]
+
+
+def test_the_terminal_game_keeps_a_crashing_bots_stderr_off_the_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its stderr may hold its dice: the player sees only the log file's name."""
+    import io
+
+    from rich.console import Console
+
+    from minodice.tui import PlaySettings, run
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.chdir(tmp_path)
+    script = tmp_path / "leaky.py"
+    script.write_text(TEMPLATE.replace("BEHAVIOUR", textwrap.indent(textwrap.dedent('''
+        sys.stderr.write(f"SECRET dice {msg['view']['dice']}\\n")
+        sys.stderr.flush()
+        if questions == 3:
+            sys.exit(3)
+        send(good(msg))
+    '''), " " * 8)))
+    out = io.StringIO()
+    console = Console(file=out, width=200, color_system=None, highlight=False)
+    prompts = iter(range(8))
+
+    def ask(prompt: str) -> str:
+        if next(prompts, None) is None:
+            return "quit"
+        return "1" if "roll" in prompt else "0"
+
+    settings = PlaySettings(bots=[f"cmd:{PYTHON} {shlex.quote(str(script))}", "random"], seed=3)
+    assert run(settings, console=console, ask=ask) == 0
+    screen = out.getvalue()
+    logs = list((tmp_path / "state" / "minodice" / "bot-logs").iterdir())
+    assert len(logs) == 1 and "SECRET dice" in logs[0].read_text()
+    assert "SECRET" not in screen
+    assert re.search(rf"the program exited with code 3; its stderr is in {re.escape(str(logs[0]))}", screen)
+
+
+def test_a_stderr_log_is_made_at_the_first_byte_and_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from minodice.bots import external as ext
+
+    monkeypatch.setattr(ext, "MAX_LOG_BYTES", 10)
+    (tmp_path / "x.log").write_text("taken")
+    log = ext.StderrLog(tmp_path / "x.log")
+    assert not log.written and sorted(p.name for p in tmp_path.iterdir()) == ["x.log"]
+    log.write(b"0123456\n")
+    log.close()  # a later write appends to the same file
+    log.write(b"789abc\n")
+    log.write(b"dropped\n")
+    log.close()
+    assert log.written and log.path == tmp_path / "x-2.log"
+    assert log.path.read_bytes().startswith(b"0123456\n789abc\n\n[minodice: log full")
+    assert b"dropped" not in log.path.read_bytes() and (tmp_path / "x.log").read_text() == "taken"

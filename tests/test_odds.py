@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import math
@@ -14,6 +15,8 @@ from typer.testing import CliRunner
 from minodice.analysis.odds import (
     MAX_OPPONENTS,
     MIN_OPPONENTS,
+    BidOdds,
+    DieValues,
     bid_odds,
     die_values,
     simulate_hands,
@@ -25,6 +28,7 @@ from minodice.dice import BAG, BAG_COUNTS, Die, Face, hands_for
 from minodice.rules import Rules, trick_winner
 from minodice.sim import kernel as K
 from minodice.sim.playout import strength_array
+from minodice.tui.odds import odds_tables
 
 OPPONENTS = range(MIN_OPPONENTS, MAX_OPPONENTS + 1)
 
@@ -245,6 +249,56 @@ def test_cli_bad_options(app, args: list[str], message: str) -> None:
     result = runner.invoke(app, ["odds", *args])
     assert result.exit_code == 2
     assert message in result.stderr
+
+
+def _widest_odds() -> list:
+    """The odds' tables for the widest numbers they can show: 6 players, every bid 0..8 made, negative values."""
+    hands = range(1, 9)
+    bids = [BidOdds(n, 10**6, 6 * 10**6, {b: 1 / 9 for b in range(9)}, {b: 0.0 for b in range(9)},
+                    {b: 1.0 for b in range(9)}, {b: 0.0 for b in range(9)}, 1.0, 0.1234) for n in hands]
+    values = [DieValues(n, 10**6, 6 * 10**6, {d: -0.999 for d in Die}, {d: 0.123 for d in Die}, n / 6) for n in hands]
+    return odds_tables([win_chances(k) for k in OPPONENTS], win_chances(5), bids, values, 6)
+
+
+def test_every_odds_table_fits_80_columns_and_explains_its_cells() -> None:
+    from rich.cells import cell_len
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    for shown in _widest_odds():
+        table, legend = shown.renderables
+        console = Console(width=200, file=io.StringIO())
+        assert Measurement.get(console, console.options, table).maximum <= 80, table.title
+        narrow = Console(width=80, record=True, file=io.StringIO())
+        narrow.print(shown)
+        text = narrow.export_text()
+        assert max(cell_len(line) for line in text.splitlines()) <= 80 and "…" not in text
+        assert len(str(legend)) > 60, table.title  # a sentence or two in plain words
+
+
+def test_cli_tables_fit_80_columns_and_say_what_the_cells_are(app) -> None:
+    from rich.cells import cell_len
+
+    result = runner.invoke(app, ["odds", "--samples", "1000", "--players", "6"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert max(cell_len(line) for line in result.stdout.splitlines()) <= 80 and "…" not in result.stdout
+    for words in ("How often one die of each kind wins", "rolled first (leading the trick)",
+                  "as shares of 0, 1, 2", "the share of those bids won exactly", "the tricks a die of that kind adds"):
+        assert words in " ".join(result.stdout.split()), words
+    assert result.stderr == ""  # no progress bar unless stderr is a terminal or --progress asks for it
+
+
+def test_cli_shows_progress_when_asked(app) -> None:
+    result = runner.invoke(app, ["odds", "--samples", "1000", "--opponents", "2", "--progress", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "sampling games" in result.stderr and "1000/1000" in result.stderr
+    assert json.loads(result.stdout)["bids"]["games"] == 1000  # stdout stays clean JSON
+
+
+def test_simulate_hands_reports_progress() -> None:
+    seen: list[int] = []
+    simulate_hands(3, 12_000, seed=2, progress=seen.append)
+    assert len(seen) > 1 and seen == sorted(seen) and seen[-1] == 12_000  # after every batch, up to all games
 
 
 def test_parse_opponents() -> None:

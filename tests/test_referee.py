@@ -129,9 +129,30 @@ REFEREE_REFUSALS = [
      "^held dice given for roll 5, but the trick has 2 rolls$", "held_roll_unknown", {"roll": 5, "rolls": 2}),
     (lambda: judge("red:6", "yellow:5", "gray:1", names=["a", "b"]),
      "^2 names for 3 rolls: give one name per roll$", "name_count", {"given": 2, "rolls": 3}),
+    (lambda: judge("red:6", "yellow:5", names=["Ana", " "]),
+     "^every roll needs a roller's name", "roller_needs_name", {}),
+    # names as people type them: a prefix two dice share is refused with both, not guessed
+    (lambda: parse_roll("g:flag"), "^'g' could mean more than one die \\(griffin and gray\\): type more of the name$",
+     "ambiguous_die", {"name": "g", "dice": ["griffin", "gray"]}),
+    (lambda: parse_held("red, m"), "^'m' could mean more than one die", "ambiguous_die",
+     {"name": "m", "dice": ["minotaur", "mermaid"]}),
+    (lambda: parse_roll("gray:s"), "^'gray:s': a gray die has no face 's'", "no_such_face",
+     {"text": "gray:s", "die": "gray", "face": "s", "faces": ["flag", "1", "7"]}),
+    # tricks the one bag cannot give: refused, not ruled on
+    (lambda: judge("minotaur", "minotaur", "red:6"), "^2 minotaur dice were rolled, but the bag holds only 1$",
+     "rolled_over_bag", {"count": 2, "die": "minotaur", "bag": 1}),
+    (lambda: judge("griffin", "griffin", "griffin", "griffin"), "^4 griffin dice were rolled, but the bag holds only 3$",
+     "rolled_over_bag", {"count": 4, "die": "griffin", "bag": 3}),
+    (lambda: judge("mermaid", "mermaid:flag", "mermaid", "red:5"), "^3 mermaid dice were rolled", "rolled_over_bag",
+     {"count": 3, "die": "mermaid", "bag": 2}),
+    (lambda: judge("minotaur", "red:6", held={1: parse_held("red,minotaur")}),
+     "^the dice held and rolled include 2 minotaur dice, but the bag holds only 1$", "held_over_bag",
+     {"count": 2, "die": "minotaur", "bag": 1}),
+    (lambda: judge("red:6", "griffin", held={0: parse_held("red,griffin,griffin"), 1: parse_held("griffin,griffin")}),
+     "^the dice held and rolled include 4 griffin dice", "held_over_bag", {"count": 4, "die": "griffin", "bag": 3}),
 ]
 #: Referee codes checked over HTTP only (`sheet_api` raises them): tests/test_server_sheet.py.
-HTTP_ONLY = {"roller_needs_name", "held_by_number", "bad_rule_value"}
+HTTP_ONLY = {"held_by_number", "bad_rule_value"}
 
 
 @pytest.mark.parametrize(("call", "message", "code", "params"), REFEREE_REFUSALS)
@@ -151,20 +172,114 @@ def test_parse_roll() -> None:
     assert parse_held("red, griffin") == [Die.RED, Die.GRIFFIN]
 
 
+@pytest.mark.parametrize(
+    ("typed", "roll"),
+    [
+        ("grey:flag", (Die.GRAY, Face.FLAG)),  # the other spelling
+        ("GREY:F", (Die.GRAY, Face.FLAG)),  # any case; a face by its prefix
+        ("r:6", (Die.RED, Face.SIX)),  # a prefix only one die's name begins with, as at the game's prompt
+        ("mino", (Die.MINOTAUR, Face.MINOTAUR)),
+        ("mino:f", (Die.MINOTAUR, Face.FLAG)),
+        ("gri", (Die.GRIFFIN, Face.GRIFFIN)),
+        ("mer : mer", (Die.MERMAID, Face.MERMAID)),
+        ("violet:2", (Die.PURPLE, Face.TWO)),
+        ("y:3", (Die.YELLOW, Face.THREE)),
+    ],
+)
+def test_rolls_are_read_as_people_type_them(typed: str, roll: tuple[Die, Face]) -> None:
+    assert parse_roll(typed) == roll
+
+
+def test_held_dice_are_read_as_people_type_them() -> None:
+    assert parse_held("r, y,GRI,grey,p") == [Die.RED, Die.YELLOW, Die.GRIFFIN, Die.GRAY, Die.PURPLE]
+
+
+def test_the_game_prompt_reads_dice_with_the_same_parser() -> None:
+    from minodice.tui.prompts import Problem, parse_die
+
+    assert parse_die("grey", held=(), menu=()) is Die.GRAY
+    assert parse_die("mino", held=(), menu=()) is Die.MINOTAUR
+    problem = parse_die("gr", held=(), menu=())
+    assert isinstance(problem, Problem) and "griffin or gray" in problem.message
+    assert parse_die("gr", held=(Die.GRAY,), menu=()) is Die.GRAY  # the prompt may pick the one held
+
+
+def test_the_bag_allows_what_it_holds() -> None:
+    assert judge("minotaur", "mermaid", "mermaid:flag", "griffin").winner == 1  # two mermaids are fine
+    assert judge("griffin", "griffin", "griffin", "red:5").winner == 2
+    assert not judge("red:6", "red:5", held={1: parse_held("red,red,red,red,red,red")}).fouls  # 7 reds in all
+    with pytest.raises(RefereeError, match="8 red dice"):
+        judge("red:6", "red:5", held={1: parse_held("red,red,red,red,red,red,red")})
+
+
+runner = CliRunner()
+
+
 def test_trick_command() -> None:
-    runner = CliRunner()
     out = runner.invoke(app, ["trick", "red:6", "griffin", "gray:flag", "--names", "Ana,Ben,Cy"])
     assert out.exit_code == 0 and "Ben wins the trick with the griffin" in out.output
     out = runner.invoke(app, ["trick", "red:6", "yellow:5", "--held", "2:yellow,red", "--json"])
-    assert out.exit_code == 0
-    data = json.loads(out.output)
+    assert out.exit_code == 1  # a foul: the same status as in text mode
+    data = json.loads(out.stdout)
     assert data["winner"] == 0 and data["lead"] == "red"
     assert data["reason"] == {"code": "highest_number", "params": {"face": "6", "tie": False}}
     assert data["fouls"] == [{"roll": 1, "die": "yellow", "lead": "red",
                               "reason": {"code": "must_follow", "params": {"colour": "red", "die": "yellow"}}}]
     out = runner.invoke(app, ["trick", "red:6", "yellow:5", "--held", "2:yellow,red"])
-    assert out.exit_code == 2 and "Foul by roll 2" in out.output  # a foul is worth a non-zero exit for scripts
-    out = runner.invoke(app, ["trick", "red:3", "griffin"])
-    assert out.exit_code != 0 and "no face" in out.output
-    out = runner.invoke(app, ["trick", "red:6", "griffin", "--held", "x:red"])
-    assert out.exit_code != 0 and "roll number" in out.output
+    assert out.exit_code == 1 and "Foul by roll 2" in out.stdout  # a foul is worth a non-zero exit for scripts
+    out = runner.invoke(app, ["trick", "red:6", "yellow:5", "--held", "2:yellow,purple", "--json"])
+    assert out.exit_code == 0 and json.loads(out.stdout)["fouls"] == []
+
+
+def test_trick_command_reads_names_and_dice_as_typed() -> None:
+    for names in (["--names", "Ana,Ben,Cy,Dee"], ["--names", "Ana", "--names", "Ben", "--names", "Cy,Dee"]):
+        out = runner.invoke(app, ["trick", "r:6", "gri", "grey:f", "mino", *names])
+        assert out.exit_code == 0, out.output
+        assert out.stdout.startswith("Dee wins the trick with the minotaur: the minotaur beats the griffin.")
+    out = runner.invoke(app, ["trick", "r:6", "y:5", "--held", "2:y,r", "--names", "Ana", "--names", "Ben"])
+    assert out.exit_code == 1 and "Foul by Ben (yellow rolled)" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message", "code"),
+    [
+        (["minotaur", "minotaur", "red:6"], "2 minotaur dice were rolled, but the bag holds only 1", "rolled_over_bag"),
+        (["griffin"] * 4, "4 griffin dice were rolled", "rolled_over_bag"),
+        (["mermaid", "mermaid", "mermaid:flag"], "3 mermaid dice were rolled", "rolled_over_bag"),
+        (["minotaur", "red:6", "--held", "2:red,minotaur"], "include 2 minotaur dice", "held_over_bag"),
+        (["g:flag", "red:6"], "'g' could mean more than one die (griffin and gray)", "ambiguous_die"),
+        (["red:3", "griffin"], "a red die has no face '3'", "no_such_face"),
+        (["red:6", "griffin", "--held", "x:red"], "held dice are given by roll number (1 to 2), not 'x'",
+         "held_by_number"),
+        (["red:6", "griffin", "--held", "red"], "not 'red'", "held_by_number"),
+        (["red:6", "griffin", "--names", "Ana,"], "every roll needs a roller's name", "roller_needs_name"),
+        (["red:6", "griffin", "--all-flags", "middle"], "rule all_flags cannot be 'middle'", "bad_rule_value"),
+    ],
+)
+def test_trick_command_refuses_impossible_tricks(args: list[str], message: str, code: str) -> None:
+    out = runner.invoke(app, ["trick", *args])
+    assert out.exit_code == 2 and out.stdout == ""
+    assert out.stderr.startswith("minodice trick: ") and message in out.stderr
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr  # one line, in words
+    out = runner.invoke(app, ["trick", *args, "--json"])
+    assert out.exit_code == 2
+    error = json.loads(out.stdout)["error"]
+    assert error["code"] == code and message in error["message"]
+
+
+def test_trick_usage_errors_exit_2_as_refusals() -> None:
+    assert runner.invoke(app, ["trick"]).exit_code == 2
+    assert runner.invoke(app, ["trick", "red:6", "griffin", "--bogus"]).exit_code == 2
+
+
+def test_the_web_referee_refuses_what_the_command_refuses() -> None:
+    pytest.importorskip("fastapi")
+    from minodice.server.sheet_api import TrickBody, judge
+
+    with pytest.raises(RefereeError) as error:
+        judge(TrickBody(rolls=["mino", "minotaur:flag", "red:6"]))
+    assert error.value.code == "rolled_over_bag"
+    with pytest.raises(RefereeError) as error:
+        judge(TrickBody(rolls=["minotaur", "red:6"], held={"2": "r,mino"}))
+    assert error.value.code == "held_over_bag"
+    assert judge(TrickBody(rolls=["grey:f", "r:6"], names=["Ana", "Ben"])).winner == 1

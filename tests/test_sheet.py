@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
-from minodice.cli.sheet import load_sheet, register, run_sheet, save_sheet
+from minodice.cli.sheet import load_sheet, register, save_sheet
 from minodice.codes import GROUPS, SHEET_REFUSALS, render
 from minodice.dice import HANDS_BY_SEATS
 from minodice.rules import Rules, hand_score
 from minodice.table.sheet import Entry, ScoreSheet, SheetError
+from minodice.tui.sheet import run_sheet
 
 PLAYERS = ["Ana", "Ben", "Cy"]
 
@@ -583,9 +584,23 @@ def test_cli_landlubber_and_overwrite(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    "players",
+    [["-p", "Ana,Ben,Cy"], ["-p", "Ana", "-p", "Ben", "-p", "Cy"], ["-p", "Ana, Ben", "--players", "Cy"]],
+)
+def test_cli_players_as_a_list_or_repeated(tmp_path: Path, players: list[str]) -> None:
+    path = tmp_path / "game.json"
+    result = invoke(str(path), *players, input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert load_sheet(path).players == ("Ana", "Ben", "Cy")
+
+
+@pytest.mark.parametrize(
     ("args", "setup", "code", "message"),
     [
         (["-p", "Ana", "-p", "Ben"], None, 2, "3 to 6 players, not 2"),
+        (["-p", "Ana,Ben"], None, 2, "3 to 6 players, not 2"),
+        (["-p", "Ana,,Cy"], None, 2, "every player needs a name"),
+        (["-p", "Ana,Ben,Ana"], None, 2, "two players are called"),
         ([], None, 2, "does not exist"),
         (["--new"], None, 2, "--new starts a new sheet"),
         (["-p", "A", "-p", "B", "-p", "C", "--csv", "x.csv"], None, 2, "leave out --players"),

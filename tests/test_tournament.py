@@ -302,6 +302,41 @@ def test_external_bots_play_and_faults_are_counted_per_entrant(tmp_path):
     assert by_name["simple_bot"]["decision_ms"]["decisions"] == 6 * 44
 
 
+SULKY_BOT = textwrap.dedent('''
+    import json, os, sys, time
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "hello":
+            print(json.dumps({"name": "sulky"}), flush=True)
+        elif msg["type"] == "bid":
+            print("my dice:", msg["view"]["dice"], file=sys.stderr, flush=True)
+            if not os.path.exists(__file__ + ".slept"):  # the first program sleeps, the second exits
+                open(__file__ + ".slept", "w").close()
+                time.sleep(30)
+            sys.exit("giving up")
+''')
+
+
+def test_timeouts_and_crashes_are_reported_with_the_bots_last_stderr_lines(tmp_path):
+    """Game 1: no answer (a timeout); game 2, the restarted program: it exits. Both with the stderr."""
+    script = tmp_path / "sulky_bot.py"
+    script.write_text(SULKY_BOT)
+    sulky = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+    args = ("--seat", sulky, "--seat", "random", "--seat", "random", "--games", "2", "--no-duplicate",
+            "--seed", "1", "-q", "--timeout", "0.5")
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "sulky_bot: 2 faults (exited ×1, timeout ×1)" in text
+    assert "no answer to bid within 0.5 s: no reply at all (does it flush stdout after each line?)" in text
+    assert "the program exited with code 1" in text
+    assert text.count("stderr| my dice: [") >= 2 and "stderr| giving up" in text
+    (tmp_path / "sulky_bot.py.slept").unlink()
+    first = json.loads(invoke(*args, "--json").stdout)["entrants"][0]["faults"]["first"]
+    assert [m.splitlines()[1:] for m in first][1][-1] == "  stderr| giving up"
+    assert not list(tmp_path.glob("**/*.log"))  # tournaments keep no log files
+
+
 def test_json_report_has_every_field(tmp_path):
     plot = tmp_path / "t.png"
     result = invoke("--seat", "greedy", "--seat", "random", "--seat", "random", "--games", "3", "--seed", "7",

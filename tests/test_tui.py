@@ -416,12 +416,12 @@ def test_without_a_seed_one_is_chosen_shown_and_used_for_the_save(
     assert records.check(records.load(saved)) is None
 
 
-def test_hint_advises_the_bid_and_the_roll_without_changing_the_game() -> None:
+def test_hint_advises_the_bid_and_the_roll_without_changing_the_game(tmp_path: Path) -> None:
     out = io.StringIO()
     console = Console(file=out, width=100, color_system=None, highlight=False)
     # Hand 1: hint at the bid prompt, bid 0; hand 1's roll: hint, then roll the first die.
     answers = iter(["h", "0", "hint", "1", "quit"])
-    code = run(PlaySettings(bots=["greedy"] * 3, seed=11, seat=0), console=console,
+    code = run(PlaySettings(bots=["greedy"] * 3, seed=11, seat=0, save=tmp_path / "game.json"), console=console,
                ask=lambda prompt: (console.print(prompt), next(answers))[1])
     text = out.getvalue()
     assert code == 0
@@ -477,7 +477,7 @@ def test_trick_reason_bonus_and_lead_colour_come_from_the_view_and_the_rules() -
     assert "You roll red → 6 (lead colour: red)" in text
     assert "P0 wins trick 1 with mermaid: the mermaid beats the minotaur." in text
     assert "P0 earns a bonus — the mermaid captured the minotaur: +50 if the bid is made exactly." in text
-    assert "won/bid: P0 1/1✓ · P1 0/1 · You 0/1" in text
+    assert "bid/won: P0 1/1✓ · P1 1/0 · You 1/0" in text
     assert "P0's +50 bonus counts: the bid was made." in text
 
 
@@ -532,8 +532,8 @@ def test_each_hand_is_shown_against_its_own_view_and_the_seed_gives_the_same_gam
     text = out.getvalue()
     for hand in range(1, 9):
         part = text[text.index(f"Hand {hand} of 8"):text.index(f"Score sheet after hand {hand} of 8")]
-        last = [ln for ln in part.splitlines() if "won/bid:" in ln][-1]
-        assert sum(int(w) for w in re.findall(r"(\d+)/\d+", last)) == hand, last
+        last = [ln for ln in part.splitlines() if "bid/won:" in ln][-1]
+        assert sum(int(w) for w in re.findall(r"\d+/(\d+)", last)) == hand, last
     twin = Game(4, seed=21)  # the same seed and the same choices, without the screen
     played = session.game
     for hand in played.log:

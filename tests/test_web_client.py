@@ -2,7 +2,7 @@
 
 Two browser players (a laptop and a phone) and two bots play a whole game to
 the podium with reduced motion; screenshots of the main screens go to
-docs/screenshots/. Also: the four translation files have the same keys and
+$MINODICE_SCREENSHOTS (a temporary folder unless `make screenshots`). Also: the four translation files have the same keys and
 placeholders, and the markup holds no hard-coded user-visible text.
 
 Needs Playwright for Python and Debian's chromium (`apt-get install chromium`);
@@ -18,6 +18,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from html.parser import HTMLParser
@@ -27,7 +28,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "src" / "minodice" / "server" / "static"
-SHOTS = ROOT / "docs" / "screenshots"
+#: Where the screenshots go: a temporary folder, so running the tests changes no tracked file;
+#: `make screenshots` sets MINODICE_SCREENSHOTS=docs/screenshots to refresh the README's pictures.
+SHOTS = Path(os.environ.get("MINODICE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "minodice-screenshots")
 LANGS = ("en", "es", "fr", "de")
 PAGES = ("index.html", "sheet.html")  # every page of the web client
 

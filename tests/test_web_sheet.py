@@ -2,7 +2,7 @@
 
 Three players, two hands (one with a bonus), a refused impossible hand, a reload,
 the CSV download, undo, the trick referee, and a phone-width look; a screenshot
-goes to docs/screenshots/sheet-page.png. The page holds no rules: refusals,
+goes to $MINODICE_SCREENSHOTS/sheet-page.png (`make screenshots`). The page holds no rules: refusals,
 reasons, bonuses and fouls come from the server as codes and are shown in the
 page's language (the French page refuses in French). Skipped like
 tests/test_web_client.py when Playwright or Chromium is missing (unless

@@ -13,10 +13,15 @@ client's language files have one entry per code, checked by a test).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["CODES", "GROUPS", "render"]
+__all__ = ["CODES", "GROUPS", "printable", "render"]
+
+#: What `printable` escapes: control characters (C0, DEL, C1), line and paragraph separators,
+#: the bidirectional-text controls that reorder what a terminal shows, and lone surrogates.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
 
 #: Why the roll leading a trick leads (`rules.trick_reason`); `tie` adds TIE_SUFFIX.
 TRICK_REASONS: dict[str, str] = {
@@ -174,8 +179,17 @@ SHEET_REFUSALS: dict[str, str] = {
     "held_roll_unknown": "held dice given for roll {roll}, but the trick has {rolls} rolls",
     "held_by_number": "held dice are given by roll number (1 to {rolls}), not '{key}'",
     "held_without_die": "{name} rolled a {die} die but was said to hold only {held}",
+    "ambiguous_die": "'{name}' could mean more than one die ({dice}): type more of the name",
+    "rolled_over_bag": "{count} {die} dice were rolled, but the bag holds only {bag}",
+    "held_over_bag": "the dice held and rolled include {count} {die} dice, but the bag holds only {bag}",
 }
 # --- END sheet group
+
+#: Why a command cannot run on this install (`extras.MissingExtra`).
+INSTALL_REFUSALS: dict[str, str] = {
+    "missing_extra": "this needs minodice's optional part '{extra}' ({module} is not installed): "
+                     "pip install 'minodice[{extra}]'",
+}
 
 #: Every group of codes, by name (layers above add theirs here, never elsewhere).
 GROUPS: dict[str, dict[str, str]] = {
@@ -185,6 +199,7 @@ GROUPS: dict[str, dict[str, str]] = {
     "illegal_action": ILLEGAL_ACTIONS,
     "server_error": SERVER_ERRORS,
     "sheet_refusal": SHEET_REFUSALS,
+    "install_refusal": INSTALL_REFUSALS,
 }
 
 #: Every code and its English template.
@@ -193,7 +208,7 @@ CODES: dict[str, str] = {code: text for group in GROUPS.values() for code, text 
 
 def render(code: str, params: Mapping[str, Any] | None = None) -> str:
     """The English words of `code` with `params` filled in (dice and faces by name)."""
-    values = {k: getattr(v, "value", v) for k, v in (params or {}).items()}
+    values = {k: _shown(getattr(v, "value", v)) for k, v in (params or {}).items()}
     template = CODES.get(code)
     if template is None:
         raise KeyError(f"unknown code {code!r}: add it to minodice.codes")
@@ -201,3 +216,23 @@ def render(code: str, params: Mapping[str, Any] | None = None) -> str:
     if code in TRICK_REASONS and values.get("tie"):
         text += TIE_SUFFIX.format(**values)
     return text
+
+
+def printable(text: str) -> str:
+    """`text` safe to print on one line: control characters, line breaks, bidi controls and lone
+    surrogates as Python escapes (a newline as `\\n`, ESC as `\\x1b`); the rest, backslashes included,
+    as it is, so applying it twice changes nothing. For every user-supplied string an interface prints.
+
+    >>> printable("Ana\\nfake.json: ok")
+    'Ana\\\\nfake.json: ok'
+    """
+    return _UNSAFE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    return repr(match.group())[1:-1]
+
+
+def _shown(value: Any) -> Any:
+    """A parameter as `render` puts it in words: strings made `printable`, other values as they are."""
+    return printable(value) if isinstance(value, str) else value

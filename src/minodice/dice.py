@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from enum import Enum
+from typing import TypeVar
 
 
 class Face(str, Enum):
@@ -32,7 +33,8 @@ class Face(str, Enum):
     MERMAID = "mermaid"
 
     def __init__(self, value: str) -> None:
-        self.index: int = -1  # table order, filled in below
+        # An attribute over the method `str.index`, on purpose (`face.index` is read everywhere): mypy refuses it.
+        self.index: int = -1  # type: ignore[assignment]  # table order, filled in below
         #: Numeric value: 0 for a flag, 1..7 for numbers, -1 for special faces.
         self.number = 0 if value == "flag" else (int(value) if value.isdigit() else -1)
         #: True for the minotaur, griffin and mermaid faces.
@@ -59,7 +61,8 @@ class Die(str, Enum):
         #: The die's colour for the follow rule, or None for a special die.
         self.colour: Die | None = None if self.special else self
         self.faces: tuple[Face, ...] = ()  # filled in from FACES below
-        self.index: int = -1  # table order, filled in below
+        # An attribute over the method `str.index`, on purpose (`die.index` is read everywhere): mypy refuses it.
+        self.index: int = -1  # type: ignore[assignment]  # table order, filled in below
         self.bit: int = 0  # 1 << index, filled in below
 
     def __str__(self) -> str:
@@ -75,7 +78,7 @@ for _i, _f in enumerate(Face):
     _f.index = _i
 
 _F = Face
-#: The six faces of each die kind (RULES.md, "Components").
+#: The six faces of each die kind (docs/rules.md, "Components").
 FACES: dict[Die, tuple[Face, ...]] = {
     Die.MINOTAUR: (_F.MINOTAUR,) * 4 + (_F.FLAG,) * 2,
     Die.GRIFFIN: (_F.GRIFFIN,) * 4 + (_F.FLAG,) * 2,
@@ -115,6 +118,7 @@ MIN_SEATS, MAX_SEATS = 3, 6
 
 _DIE_BY_NAME = {d.value: d for d in Die}
 _FACE_BY_NAME = {f.value: f for f in Face}
+_E = TypeVar("_E", Die, Face)
 
 
 def die_named(name: object) -> Die | None:
@@ -125,6 +129,46 @@ def die_named(name: object) -> Die | None:
 def face_named(name: object) -> Face | None:
     """The face called `name` (as in records), or None if there is none."""
     return _FACE_BY_NAME.get(name) if isinstance(name, str) else None
+
+
+#: Other names people type for the dice, beside the names used in records.
+DIE_ALIASES: dict[str, Die] = {"grey": Die.GRAY, "violet": Die.PURPLE}
+
+
+def dice_called(text: str) -> tuple[Die, ...]:
+    """The die kinds `text` may mean, as people type it (case and spaces aside): a die's name or
+    another name for it (`grey`) means that die; otherwise every die whose name begins with `text`.
+
+    One die is an answer, several a prefix to lengthen, none not a die (one parser for every prompt).
+
+    >>> dice_called("Grey"), dice_called("mino"), dice_called("r")
+    ((<Die.GRAY: 'gray'>,), (<Die.MINOTAUR: 'minotaur'>,), (<Die.RED: 'red'>,))
+    >>> dice_called("gr"), dice_called("blue")
+    ((<Die.GRIFFIN: 'griffin'>, <Die.GRAY: 'gray'>), ())
+    """
+    return _called(text, _DIE_BY_NAME | DIE_ALIASES)
+
+
+def faces_called(text: str, among: Iterable[Face] = tuple(Face)) -> tuple[Face, ...]:
+    """The faces among `among` (say, one die's faces) that `text` may mean: the face's name, or every
+    face whose name begins with `text` (`f`: flag), as `dice_called` does for dice.
+
+    >>> faces_called("F", Die.GRAY.faces), faces_called("mino", Die.MINOTAUR.faces), faces_called("3", Die.RED.faces)
+    ((<Face.FLAG: 'flag'>,), (<Face.MINOTAUR: 'minotaur'>,), ())
+    """
+    faces = set(among)
+    return _called(text, {f.value: f for f in Face if f in faces})
+
+
+def _called(text: str, names: dict[str, _E]) -> tuple[_E, ...]:
+    """The values of `names` that `text` names exactly, or else those whose name begins with it (table order)."""
+    word = text.strip().casefold()
+    if not word:
+        return ()
+    if word in names:
+        return (names[word],)
+    found = {value for name, value in names.items() if name.startswith(word)}
+    return tuple(sorted(found, key=lambda value: value.index))
 
 
 def hands_for(seats: int) -> int:

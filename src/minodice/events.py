@@ -7,7 +7,7 @@ removed. Interfaces only ever send such copies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .dice import Die, Face, jsonable
@@ -26,8 +26,8 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         """JSON form: {"type": kind, ...fields}."""
         out: dict[str, Any] = {"type": self.kind}
-        for name in self.__slots__:  # type: ignore[attr-defined]
-            out[name] = jsonable(getattr(self, name))
+        for f in fields(self):
+            out[f.name] = jsonable(getattr(self, f.name))
         return out
 
 

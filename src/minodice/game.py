@@ -182,6 +182,17 @@ class SeededChance:
 EXTERNAL: Final = "external"
 
 
+def _chance_source(chance: Chance | str | None, seed: int | str | None) -> Chance | None:
+    """The source `chance` names: None for `EXTERNAL`, a new seeded one for None, else itself."""
+    if chance is None:
+        return SeededChance(seed)
+    if isinstance(chance, str):
+        if chance != EXTERNAL:
+            raise ValueError(f"unknown chance source {chance!r}: give a Chance or {EXTERNAL!r}")
+        return None
+    return chance
+
+
 # --- the game's log -----------------------------------------------------------------------
 
 
@@ -205,6 +216,13 @@ class HandLog:
     tricks: list[TrickLog]
     bonus: list[int]
     scores: tuple[int, ...] | None = None
+
+    @property
+    def revealed_bids(self) -> tuple[int, ...] | None:
+        """Every seat's bid once all have bid, else None (bids stay secret until then)."""
+        if None in self.bids:
+            return None
+        return tuple(b for b in self.bids if b is not None)
 
     @property
     def won(self) -> list[int]:
@@ -250,12 +268,7 @@ class Game:
         self.rules: Rules = rules or Rules()
         self.hands: int = hands_for(seats)
         self.first_start: int = first_start
-        if chance == EXTERNAL:
-            self.chance: Chance | None = None
-        elif chance is None:
-            self.chance = SeededChance(seed)
-        else:
-            self.chance = chance  # type: ignore[assignment]
+        self.chance = _chance_source(chance, seed)
         self.phase: Phase = _DEAL
         self.hand: int = 0
         self.turn: int = -1
@@ -329,6 +342,7 @@ class Game:
         """
         phase = self.phase
         if phase is _ROLL:
+            # `_roll_options`, inlined: bots and playouts call this for every roll (hot path).
             if seat is None:
                 seat = self.turn
             elif seat != self.turn:
@@ -340,41 +354,77 @@ class Game:
                 rolls = _LEGAL_ROLLS[seat][key] = _legal_rolls(seat, self._kinds[seat], lead)
             return list(rolls)
         if phase is _BID:
-            bids = self.log[-1].bids
-            limit = self.hand + 1
             if seat is not None:
-                if 0 <= seat < self.seats and bids[seat] is None:
-                    return _BID_ACTIONS[seat][:limit]  # type: ignore[return-value]
-                return []
+                return [*self.legal_bids(seat)]
+            limit = self.hand + 1
             out: list[Action] = []
-            for s, b in enumerate(bids):
+            for s, b in enumerate(self.log[-1].bids):
                 if b is None:
                     out.extend(_BID_ACTIONS[s][:limit])
             return out
-        if phase is _LAND and seat is None:
-            return [Land(f) for f in dict.fromkeys(self._pending.faces)]  # type: ignore[union-attr]
+        pending = self._pending
+        if phase is _LAND and seat is None and pending is not None:
+            return [Land(f) for f in dict.fromkeys(pending.faces)]
         return []
+
+    def legal_bids(self, seat: int) -> list[Bid]:
+        """The bids `seat` may place now: `legal_actions(seat)` typed as bids (empty unless it must bid).
+
+        >>> game = Game(4, seed=7)
+        >>> [b.bid for b in game.legal_bids(2)]
+        [0, 1]
+        >>> game.apply(Bid(2, 1))
+        >>> game.legal_bids(2)
+        []
+        """
+        if self.phase is _BID and 0 <= seat < self.seats and self.log[-1].bids[seat] is None:
+            return _BID_ACTIONS[seat][: self.hand + 1]
+        return []
+
+    def legal_rolls(self, seat: int | None = None) -> list[Roll]:
+        """The rolls `seat` (default: the seat to roll) may make now, typed as rolls (empty if none).
+
+        >>> game = Game(4, seed=7)
+        >>> for seat in range(4):
+        ...     game.apply(Bid(seat, 0))
+        >>> game.legal_rolls() == game.legal_rolls(0) == game.legal_actions(0)
+        True
+        >>> [r.die for r in game.legal_rolls(0)] == list(game.held(0)), game.legal_rolls(1)
+        (True, [])
+        """
+        return list(self._roll_options(self.turn if seat is None else seat))
+
+    def _roll_options(self, seat: int) -> tuple[Roll, ...]:
+        """The legal rolls of `seat` (none unless it is its turn to roll), from the shared cache."""
+        if self.phase is not _ROLL or seat != self.turn:
+            return ()
+        lead = self._lead
+        key = self._kinds[seat] << 3 | (lead.index if lead is not None else 0)
+        rolls = _LEGAL_ROLLS[seat].get(key)
+        if rolls is None:
+            rolls = _LEGAL_ROLLS[seat][key] = _legal_rolls(seat, self._kinds[seat], lead)
+        return rolls
 
     def chance_outcomes(self) -> list[tuple[Land, float]]:
         """While a die is landing: each distinct face with its probability."""
-        if self.phase is not _LAND:
+        pending = self._pending
+        if self.phase is not _LAND or pending is None:
             return []
-        faces = self._pending.faces  # type: ignore[union-attr]
+        faces = pending.faces
         return [(Land(f), faces.count(f) / 6) for f in dict.fromkeys(faces)]
 
     # --- acting ----------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
         """Apply `action`, or raise `IllegalAction` and leave the game unchanged."""
-        cls = action.__class__
-        if cls is Roll:
-            self._roll(action)  # type: ignore[arg-type]
-        elif cls is Bid:
-            self._bid(action)  # type: ignore[arg-type]
-        elif cls is Land:
-            self._land_checked(action.face)  # type: ignore[union-attr]
-        elif cls is Deal:
-            self._deal_checked(action.dice)  # type: ignore[union-attr]
+        if isinstance(action, Roll):
+            self._roll(action)
+        elif isinstance(action, Bid):
+            self._bid(action)
+        elif isinstance(action, Land):
+            self._land_checked(action.face)
+        elif isinstance(action, Deal):
+            self._deal_checked(action.dice)
         else:
             raise IllegalAction(
                 "bad_action", f"{action!r} is not a Mino Dice action", action=repr(action)
@@ -388,10 +438,7 @@ class Game:
         Used to continue a replayed record with fresh dice; resolves any pending
         chance step at once.
         """
-        if chance == EXTERNAL:
-            self.chance = None
-            return
-        self.chance = SeededChance(seed) if chance is None else chance  # type: ignore[assignment]
+        self.chance = _chance_source(chance, seed)
         self._advance()
 
     def _advance(self) -> None:
@@ -400,8 +447,8 @@ class Game:
         if chance is None:
             return
         while True:
-            if self.phase is _LAND:
-                die: Die = self._pending  # type: ignore[assignment]
+            die = self._pending
+            if self.phase is _LAND and die is not None:
                 self._pending = None
                 self.phase = _ROLL
                 self._land(self.turn, die, chance.land(self, self.turn, die))
@@ -458,8 +505,9 @@ class Game:
             )
         hand.bids[seat] = bid
         self.events.append(BidPlaced(seat, bid))
-        if None not in hand.bids:
-            self.events.append(BidsRevealed(tuple(hand.bids)))  # type: ignore[arg-type]
+        bids = hand.bids
+        if None not in bids:  # the last bid: all are revealed together
+            self.events.append(BidsRevealed(tuple(b for b in bids if b is not None)))
             self.phase = _ROLL
             self._new_trick(hand, hand.start)
 
@@ -483,8 +531,9 @@ class Game:
         lead = self._lead
         # Rolling the lead colour never breaks the colour rule: ask the rule only otherwise (hot path).
         if lead is not None and die is not lead and _breaks_follow(held, lead, die):
-            foul: R.Reason = R.follow_foul(held, lead, die)  # type: ignore[assignment]
-            raise IllegalAction(foul.code, foul.text(), **foul.params)
+            foul = R.follow_foul(held, lead, die)
+            if foul is not None:  # always, as the colour rule is broken
+                raise IllegalAction(foul.code, foul.text(), **foul.params)
         held.remove(die)
         if die not in held:
             self._kinds[seat] &= ~die.bit
@@ -499,21 +548,22 @@ class Game:
             return
         # Land the die: `_land`, inlined on this hot path (bench_engine.py: about 4 % of a game).
         trick = self._trick
-        rolls = trick.rolls  # type: ignore[union-attr]
+        assert trick is not None  # a trick is in progress whenever the phase is ROLL
+        rolls = trick.rolls
         rolls.append((seat, die, face))
         self.events.append(Rolled(seat, die, face, self._trick_no))
         if lead is None:
             self._lead = _lead_after(None, die)
         rolled = len(rolls)
         if rolled < self.seats:
-            self.turn = _roller(trick.leader, rolled, self.seats)  # type: ignore[union-attr]
+            self.turn = _roller(trick.leader, rolled, self.seats)
         else:
-            self._finish_trick(self.log[-1], trick)  # type: ignore[arg-type]
+            self._finish_trick(self.log[-1], trick)
 
     def _land_checked(self, face: Face) -> None:
-        if self.phase is not _LAND:
+        die = self._pending
+        if self.phase is not _LAND or die is None:
             raise self._wrong_phase("land")
-        die: Die = self._pending  # type: ignore[assignment]
         if not isinstance(face, Face) or face not in die.faces:
             raise IllegalAction(
                 "bad_face", f"a {die} die has no {face!s} face", die=die, face=face
@@ -524,6 +574,7 @@ class Game:
 
     def _land(self, seat: int, die: Die, face: Face) -> None:
         trick = self._trick
+        assert trick is not None  # a die lands only in a trick in progress
         rolls = trick.rolls
         rolls.append((seat, die, face))
         self.events.append(Rolled(seat, die, face, self._trick_no))
@@ -557,9 +608,10 @@ class Game:
 
     def _score_hand(self, hand: HandLog) -> None:
         won = hand.won
+        bids = hand.revealed_bids
+        assert bids is not None  # tricks are played only once every seat has bid
         scores = tuple(
-            R.hand_score(b, w, self.hand, x, self.rules)  # type: ignore[arg-type]
-            for b, w, x in zip(hand.bids, won, hand.bonus)
+            R.hand_score(b, w, self.hand, x, self.rules) for b, w, x in zip(bids, won, hand.bonus)
         )
         hand.scores = scores
         for s, p in enumerate(scores):
@@ -567,7 +619,7 @@ class Game:
         self.events.append(
             HandScored(
                 self.hand,
-                tuple(hand.bids),  # type: ignore[arg-type]
+                bids,
                 tuple(won),
                 tuple(hand.bonus),
                 scores,
@@ -586,7 +638,9 @@ class Game:
         if not self.log:
             return self.first_start
         last = self.log[-1]
-        return R.next_hand_start(self.rules, self.seats, last.start, last.tricks[-1].winner)  # type: ignore[arg-type]
+        winner = last.tricks[-1].winner
+        assert winner is not None  # the next hand is dealt only once the last one is complete
+        return R.next_hand_start(self.rules, self.seats, last.start, winner)
 
     def _deal_checked(self, dice: object) -> None:
         if self.phase is not _DEAL:
@@ -648,12 +702,12 @@ class Game:
         else:  # between hands (external chance): the hand just scored is still the view's
             totals = tuple(t - p for t, p in zip(self.totals, hand.scores))
         leader = hand.tricks[-1].leader if hand.tricks else hand.start
-        legal: tuple | None = None
+        legal: tuple[int, ...] | tuple[Die, ...] | None = None
         if seat is not None:
             if self.phase is _BID and bids[seat] is None:
                 legal = tuple(range(self.hand + 1))
             elif self.phase is _ROLL and seat == self.turn:
-                legal = tuple(a.die for a in self.legal_actions(seat))  # type: ignore[union-attr]
+                legal = tuple(a.die for a in self._roll_options(seat))
         return View(
             seat=seat,
             seats=self.seats,
@@ -694,10 +748,8 @@ class Game:
         twin = Game.__new__(Game)
         twin.seats, twin.names, twin.rules = self.seats, self.names, self.rules
         twin.hands, twin.first_start = self.hands, self.first_start
-        if chance == EXTERNAL:
-            twin.chance = None
-        elif chance is not None:
-            twin.chance = chance  # type: ignore[assignment]
+        if chance is not None:
+            twin.chance = _chance_source(chance, None)
         else:
             twin.chance = self.chance.copy() if self.chance is not None else None
         twin.phase, twin.hand, twin.turn = self.phase, self.hand, self.turn
@@ -729,9 +781,10 @@ class Game:
         """
         own_bid = self.log[-1].bids[seat] if self.log else None
         view = self.observe(seat)
-        if self.phase is _LAND and seat == self.turn:
+        pending = self._pending
+        if self.phase is _LAND and seat == self.turn and pending is not None:
             # The die still rolling is not in the view: give it back (the seat rolls it again).
-            dice = sorted((*view.dice, self._pending), key=_table_order)  # type: ignore[arg-type]
+            dice = sorted((*view.dice, pending), key=_table_order)
             view = replace(view, dice=tuple(dice))
         return Game.from_view(view, rng, own_bid=own_bid)
 
@@ -805,9 +858,10 @@ class Game:
         current = tricks[-1] if tricks and tricks[-1].winner is None else None
         if current is None and len(tricks) == view.hand:
             # The hand is over and the next not yet drawn: score it, then deal afresh.
+            bids = hand.revealed_bids
+            assert bids is not None  # `revealed` is true here
             hand.scores = tuple(
-                R.hand_score(b, w, view.hand, x, view.rules)  # type: ignore[arg-type]
-                for b, w, x in zip(hand.bids, hand.won, hand.bonus)
+                R.hand_score(b, w, view.hand, x, view.rules) for b, w, x in zip(bids, hand.won, hand.bonus)
             )
             self.totals = [t + p for t, p in zip(self.totals, hand.scores)]
             self.phase = _DEAL

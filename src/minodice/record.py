@@ -1,6 +1,6 @@
 """The `minodice/1` game record: read, write, verify, fill in and replay.
 
-A record is a JSON object (see `spec/record.md`). `check` replays it in
+A record is a JSON object (see `docs/record-format.md`). `check` replays it in
 playing order through the engine (`Game` with external chance: the recorded
 deals, bids, rolls and faces), names the first action the engine refuses in a
 player's words, then compares the derived fields the record states with the
@@ -17,14 +17,16 @@ True
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from . import rules as R
-from .codes import render
+from .codes import printable, render
 from .dice import BAG, BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, Face, die_named, face_named, hands_for
 from .errors import IllegalAction
 from .game import EXTERNAL, Bid, Chance, Deal, Game, HandLog, Land, Phase, Roll, TrickLog
@@ -51,34 +53,134 @@ class RecordError(ValueError):
 
 
 # --- reading and writing -----------------------------------------------------------------
+#
+# A record file may come from anyone, so reading it has limits a game never comes near: its
+# size, how deep its JSON nests (a record needs 7 levels; deeper would exhaust the recursion
+# of whatever prints or writes it later), how many digits a number has (Python refuses to read
+# more than 4,300, slowly). Its text must be characters (no lone UTF-16 surrogate, which
+# cannot be printed or written as UTF-8), and no object may give a key twice.
+
+#: The largest record file read, in bytes (a finished six-player game is about 15 kB).
+MAX_BYTES = 8_000_000
+#: How deep a record's JSON may nest.
+MAX_DEPTH = 64
+#: The most digits a number in a record may have.
+MAX_DIGITS = 64
+#: A JSON escape that may stand for a lone surrogate, and a surrogate (fast tests before looking for one).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def load(path: str | Path) -> dict[str, Any]:
     """Read a record file; RecordError if it cannot be read or is not a `minodice/1` object."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with Path(path).open("rb") as file:
+            raw = file.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            raise RecordError(f"the file is larger than {MAX_BYTES // 1_000_000} MB, "
+                              "far more than any game record")
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise RecordError(f"cannot read the file: {reason}") from exc
     return parse(text)
 
 
+class _Unreadable(ValueError):
+    """Raised while parsing: the JSON holds something a record may not."""
+
+
 def parse(text: str) -> dict[str, Any]:
     """Parse a record's JSON text; RecordError if it is not a `minodice/1` object."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_object, parse_int=_integer, parse_float=_fraction,
+                          parse_constant=_constant)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from exc
+    except _Unreadable as exc:
+        raise RecordError(f"not a minodice/1 record: {exc}") from None
+    except RecursionError:
+        raise RecordError(f"not a minodice/1 record: its JSON nests deeper than {MAX_DEPTH} levels") from None
+    suspect = _SURROGATE_ESCAPE.search(text) is not None or _SURROGATE.search(text) is not None
+    problem = _unreadable(data, strings=suspect)
+    if problem is not None:
+        raise RecordError(f"not a minodice/1 record: {problem}")
     if not isinstance(data, dict):
         raise RecordError("not a minodice/1 record: the file must hold one JSON object")
     if data.get("format") != FORMAT:
         found = data.get("format")
         raise RecordError(
-            f'not a minodice/1 record: "format" is {json.dumps(found)}, expected "{FORMAT}"'
+            f'not a minodice/1 record: "format" is {_quote(found)}, expected "{FORMAT}"'
             if "format" in data
             else f'not a minodice/1 record: it has no "format": "{FORMAT}"'
         )
     return data
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict; _Unreadable if it gives a key twice (JSON readers differ on which wins)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise _Unreadable(f"the key {_quote(key)} appears twice in one object")
+            seen.add(key)
+    return obj
+
+
+def _integer(digits: str) -> int:
+    """A JSON integer; _Unreadable if it has more than MAX_DIGITS digits."""
+    count = len(digits.lstrip("-"))
+    if count > MAX_DIGITS:
+        raise _Unreadable(f"a number has {count} digits; a record's have at most {MAX_DIGITS}")
+    return int(digits)
+
+
+def _fraction(text: str) -> float:
+    """A JSON number with a fraction or exponent; _Unreadable if it is too large for a float (1e400)."""
+    value = float(text)
+    if math.isinf(value):
+        raise _Unreadable(f"the number {_quote(text)} is too large")
+    return value
+
+
+def _constant(name: str) -> Any:
+    """NaN, Infinity and -Infinity, which Python's reader accepts and JSON does not."""
+    raise _Unreadable(f"{name} is not a JSON value")
+
+
+def _unreadable(data: Any, *, strings: bool) -> str | None:
+    """Why parsed JSON cannot be a record: nesting deeper than MAX_DEPTH, or (`strings`) a lone surrogate.
+
+    Walked level by level without recursion (this runs on every record read, so it is kept lean).
+    """
+    level, depth = [data], 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            return f"its JSON nests deeper than {MAX_DEPTH} levels"
+        below: list[Any] = []
+        for value in level:
+            if type(value) is dict:
+                children = [*value, *value.values()] if strings else value.values()
+            elif type(value) is list:
+                children = value
+            else:
+                continue
+            for child in children:
+                if type(child) is dict or type(child) is list:
+                    below.append(child)
+                elif strings and type(child) is str and _SURROGATE.search(child):
+                    return f"the text {_quote(child)} holds a lone UTF-16 surrogate, which is no character"
+        level = below
+    return None
+
+
+def _quote(value: Any, most: int = 60) -> str:
+    """A JSON value as a message quotes it: as JSON, cut short after `most` characters."""
+    text = json.dumps(value)
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def save(record: Mapping[str, Any], path: str | Path) -> None:
@@ -141,7 +243,7 @@ class _Table:
         return self.game.rules
 
     def who(self, seat: int) -> str:
-        return f"{self.names[seat]} (seat {seat})"
+        return f"{printable(self.names[seat])} (seat {seat})"
 
 
 def check(record: Mapping[str, Any]) -> str | None:
@@ -185,7 +287,7 @@ def _structure(rec: Mapping[str, Any]) -> tuple[Rules, list[str], list[Any]]:
         raise _Fault("seats", f"the record has {n} seats; Mino Dice is played by 3 to 6")
     names: list[str] = []
     for i, seat in enumerate(seats):
-        if not isinstance(seat, dict) or not isinstance(seat.get("name"), str):
+        if not isinstance(seat, dict) or not isinstance(seat.get("name"), str) or not seat["name"].strip():
             raise _Fault("seats", f"seat {i} needs a name")
         names.append(seat["name"])
     hands = rec.get("hands")
@@ -197,8 +299,13 @@ def _structure(rec: Mapping[str, Any]) -> tuple[Rules, list[str], list[Any]]:
     return rules, names, hands
 
 
-def _is_seat(value: object, n: int) -> bool:
+def _is_seat(value: object, n: int) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
+
+
+def _is_whole(value: object) -> TypeGuard[int]:
+    """A JSON whole number: an int, never a boolean (JSON's true and false are not 1 and 0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # --- one hand ----------------------------------------------------------------------------------
@@ -233,15 +340,15 @@ def _deal(table: _Table, dice: object, k: int, last: bool) -> list[list[Die | No
     the engine, and the tricks are walked by `_HiddenHand` on the dice actually shown.
     """
     # a name that names no die goes to the engine as it is: the engine refuses it
-    rows = [[die_named(d) or d for d in row] if isinstance(row, list) else row
-            for row in dice] if isinstance(dice, list) else dice
+    rows: Any = [[die_named(d) or d for d in row] if isinstance(row, list) else row
+                 for row in dice] if isinstance(dice, list) else dice  # as given: the engine checks it
     hidden = last and isinstance(rows, list) and any(isinstance(r, list) and None in r for r in rows)
     deal = _stand_in(rows) if hidden else rows
     try:
         table.game.apply(Deal(tuple(deal) if isinstance(deal, list) else deal))
     except IllegalAction as err:
         raise _Fault(f"hand {k}", _deal_words(err, table, deal, k)) from None
-    return rows if hidden else None  # type: ignore[return-value]
+    return rows if hidden else None
 
 
 def _stand_in(rows: list[Any]) -> list[Any]:
@@ -268,13 +375,15 @@ def _deal_words(err: IllegalAction, table: _Table, rows: Any, k: int) -> str:
     if len(row) != k:
         return f"{table.who(seat)} has {len(row)} dice, but every seat draws {k} in hand {k}"
     name = next(d for d in row if not isinstance(d, Die))
-    return f"{table.who(seat)} has an unknown die {json.dumps(name)}"
+    return f"{table.who(seat)} has an unknown die {_quote(name)}"
 
 
 def _bids(table: _Table, hand: dict[str, Any], k: int, last: bool) -> list[Any]:
     """Apply hand `k`'s bids; its tricks, once it is clear they may be played."""
     where, n, game = f"hand {k}", table.seats, table.game
-    bids = hand.get("bids", [None] * n)
+    bids = hand.get("bids")
+    if bids is None:  # null or absent: no bid yet (the spec allows both)
+        bids = [None] * n
     if not isinstance(bids, list) or len(bids) != n:
         raise _Fault(where, f'"bids" must hold a bid (or null) for each of the {n} seats')
     for s, b in enumerate(bids):
@@ -302,7 +411,7 @@ def _bid_words(err: IllegalAction, table: _Table, seat: int, k: int) -> str:
     """A refused bid in words."""
     p = err.params
     if err.code == "bid_out_of_range":
-        return (f"{table.who(seat)} bid {json.dumps(p['bid'])}, "
+        return (f"{table.who(seat)} bid {_quote(p['bid'])}, "
                 f"but bids in hand {k} go from {p['low']} to {p['high']}")
     return f"{table.who(seat)}: {err}"
 
@@ -332,13 +441,13 @@ def _check_scores(table: _Table, given: object, log: HandLog, k: int) -> None:
         raise _Fault(f"hand {k}", f'"scores" must hold a score for each of the {n} seats')
     won = log.won
     for s, score in enumerate(log.scores or ()):
-        if given[s] != score:
-            bid, bonus = log.bids[s], log.bonus[s]
+        if given[s] != score or not _is_whole(given[s]):
+            bid, bonus = log.bids[s] or 0, log.bonus[s]  # every bid is placed: the hand is scored
             # the bonus is named only when it counted (the rules say when)
             counted = R.hand_score(bid, won[s], k, bonus, rules) != R.hand_score(bid, won[s], k, 0, rules)
             raise _Fault(f"hand {k}", f"{table.who(s)} scores {score} (bid {bid}, won {won[s]}"
                                       + (f", bonus {bonus}" if counted else "")
-                                      + f"), not {json.dumps(given[s])}")
+                                      + f"), not {_quote(given[s])}")
 
 
 def _check_totals(table: _Table, given: object) -> None:
@@ -349,8 +458,8 @@ def _check_totals(table: _Table, given: object) -> None:
     if not isinstance(given, list) or len(given) != n:
         raise _Fault("totals", f"must hold a total for each of the {n} seats")
     for s, total in enumerate(table.game.totals):
-        if given[s] != total:
-            raise _Fault("totals", f"{table.who(s)} has {total} in all, not {json.dumps(given[s])}")
+        if given[s] != total or not _is_whole(given[s]):
+            raise _Fault("totals", f"{table.who(s)} has {total} in all, not {_quote(given[s])}")
 
 
 # --- one trick -----------------------------------------------------------------------------
@@ -365,7 +474,7 @@ def _trick(table: _Table, play: Game | _HiddenHand, trick: object, k: int, t: in
     """Roll trick `t` of hand `k`, then compare its stated winner. `last`: the game's last trick."""
     where, n = f"hand {k}, trick {t}", table.seats
     rolls = trick.get("rolls") if isinstance(trick, dict) else None
-    if not isinstance(rolls, list) or not rolls:
+    if not isinstance(trick, dict) or not isinstance(rolls, list) or not rolls:
         raise _Fault(where, 'a trick needs a non-empty list of "rolls"')
     if len(rolls) > n:
         raise _Fault(where, f"{len(rolls)} rolls, but each of the {n} seats rolls once")
@@ -374,7 +483,9 @@ def _trick(table: _Table, play: Game | _HiddenHand, trick: object, k: int, t: in
     for i, roll in enumerate(rolls):
         if not isinstance(roll, dict):
             raise _Fault(where, "each roll must be an object with seat, die and face")
-        seat, die, face = roll.get("seat"), roll.get("die"), roll.get("face")
+        seat = roll.get("seat")
+        die: Any = roll.get("die")  # JSON as given: the engine refuses what names no die or face
+        face: Any = roll.get("face")
         if not _is_seat(seat, n):
             raise _Fault(where, f"roll {i + 1} names no seat from 0 to {n - 1}")
         try:  # a name that names no die or face goes to the engine as it is: the engine refuses it
@@ -388,13 +499,13 @@ def _trick(table: _Table, play: Game | _HiddenHand, trick: object, k: int, t: in
         if not last:
             raise _Fault(where, f"only {len(rolls)} of {n} seats rolled, "
                                 "and only the last trick of the game may be unfinished")
-        if trick.get("winner") is not None:  # type: ignore[union-attr]
+        if trick.get("winner") is not None:
             raise _Fault(where, "an unfinished trick has no winner yet")
         return
-    claimed = trick.get("winner", log.winner)  # type: ignore[union-attr]
-    if claimed != log.winner:
+    claimed = trick.get("winner", log.winner)
+    if claimed != log.winner or not _is_whole(claimed):
         why = R.explain_trick([face for _s, _d, face in log.rolls], table.rules)
-        named = table.who(claimed) if _is_seat(claimed, n) else json.dumps(claimed)
+        named = table.who(claimed) if _is_seat(claimed, n) else _quote(claimed)
         raise _Fault(where, f"the winner is {table.who(log.winner)} ({why}), not {named}")
 
 
@@ -411,12 +522,13 @@ def _roll_words(err: IllegalAction, table: _Table, roll: dict[str, Any], rolled:
             return f"led by {who(seat)}, but {who(turn)} won trick {t - 1} and leads this one"
         return f"led by {who(seat)}, but {who(turn)} starts the hand and leads the first trick"
     if err.code == "unknown_die":
-        return f"{who(seat)} rolled an unknown die {json.dumps(roll.get('die'))}"
+        return f"{who(seat)} rolled an unknown die {_quote(roll.get('die'))}"
     die, code = p.get("die"), err.code
-    if code in ("die_not_held", "must_follow") and face_named(roll.get("face")) not in die.faces:
+    if (code in ("die_not_held", "must_follow") and die is not None
+            and face_named(roll.get("face")) not in die.faces):
         code = "bad_face"  # a roll reads die, then face: an impossible face is named first
     if code == "bad_face":
-        shown = json.dumps(roll.get("face"))
+        shown = _quote(roll.get("face"))
         return f"{who(seat)} rolled {die} showing {shown}, which a {die} die does not have"
     if code == "die_not_held":
         return f"{who(seat)} rolled {die} but has no {die} die left in this hand"
@@ -467,7 +579,8 @@ class _HiddenHand:
         self.pending = (seat, die)
 
     def _land(self, trick: TrickLog, face: object) -> None:
-        seat, die = self.pending  # type: ignore[misc]
+        assert self.pending is not None  # `_trick` applies a roll's `Land` right after its `Roll`
+        seat, die = self.pending
         if not isinstance(face, Face) or face not in die.faces:
             words = render("bad_face", {"die": die, "face": face})
             raise IllegalAction("bad_face", words, die=die, face=face)
@@ -490,7 +603,8 @@ def fill(record: Mapping[str, Any]) -> dict[str, Any]:
     out = json.loads(json.dumps(record))
     out["rules"] = rules.to_dict()
     for hand, info in zip(out["hands"], hands):
-        hand.setdefault("bids", [None] * len(out["seats"]))
+        if hand.get("bids") is None:
+            hand["bids"] = [None] * len(out["seats"])
         hand.setdefault("tricks", [])
         for trick, winner in zip(hand["tricks"], info.winners):
             trick["winner"] = winner
@@ -528,7 +642,7 @@ def summary(record: Mapping[str, Any]) -> list[HandSummary]:
             won[w] += 1
         if info.scores is not None:
             running = [a + b for a, b in zip(running, info.scores)]
-        rows.append(HandSummary(k, list(hand.get("bids", [None] * n)), won, info.scores, list(running)))
+        rows.append(HandSummary(k, list(hand.get("bids") or [None] * n), won, info.scores, list(running)))
     return rows
 
 
@@ -556,6 +670,7 @@ def from_game(
         for t in h.tricks:
             for s, d, _f in t.rolls:
                 rolled[s].append(d)
+        dice: list[list[str | None]]
         if seat is None or finished:
             dice = [[d.value for d in row] for row in h.dice]
         else:
@@ -582,7 +697,7 @@ def from_game(
             tricks.append(trick)
         hand: dict[str, Any] = {"start": h.start, "dice": dice, "bids": bids, "tricks": tricks}
         if finished:
-            hand["scores"] = list(h.scores)  # type: ignore[arg-type]
+            hand["scores"] = list(h.scores or ())
         hands.append(hand)
     totals = [0] * game.seats
     for h in game.log:

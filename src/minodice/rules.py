@@ -57,7 +57,7 @@ class RuleError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rule options a table plays with (defaults are RULES.md's decisions)."""
+    """The rule options a table plays with (defaults are the decisions of docs/rules.md)."""
 
     scoring: str = "standard"
     all_specials: str = "mermaid"
@@ -80,8 +80,8 @@ class Rules:
             return cls()
         if not isinstance(data, Mapping):
             raise RuleError("rules must be an object of rule options")
-        known = {k: v for k, v in data.items() if k in RULE_OPTIONS}
-        return cls(**known)  # type: ignore[arg-type]
+        known: dict[str, Any] = {k: v for k, v in data.items() if k in RULE_OPTIONS}  # checked by __post_init__
+        return cls(**known)
 
     def to_dict(self) -> dict[str, str]:
         """All options, as written in records and views."""
@@ -223,7 +223,7 @@ GRIFFIN_BONUS = 30
 
 
 def trick_bonus(faces: Sequence[Face], winner: int) -> int:
-    """Bonus points the trick's winner earns if its bid is made (RULES.md, "Scoring").
+    """Bonus points the trick's winner earns if its bid is made (docs/rules.md, "Scoring").
 
     +50 for a trick won with a mermaid face in which a minotaur face was rolled;
     +30 for each griffin face in a trick won with a minotaur face.
@@ -388,7 +388,7 @@ def hand_start_reason(rules: Rules) -> Reason:
 
 
 def hand_score(bid: int, won: int, dice: int, bonus: int, rules: Rules) -> int:
-    """Points for one seat for one hand of `dice` dice (RULES.md, "Scoring").
+    """Points for one seat for one hand of `dice` dice (docs/rules.md, "Scoring").
 
     `bonus` is the sum of trick bonuses the seat earned; it only counts when a
     non-zero bid is made exactly, and never under landlubber scoring.

@@ -37,7 +37,7 @@ class TrickView:
 class View:
     """A seat's view of the game (`seat` None: the public view for spectators).
 
-    Fields are those of `spec/bot-protocol.md`; `legal` holds bids (ints) while
+    Fields are those of `docs/bot-protocol.md`; `legal` holds bids (ints) while
     this seat must bid, dice while it must roll, and is None otherwise.
     """
 
@@ -58,6 +58,40 @@ class View:
     legal: tuple[int, ...] | tuple[Die, ...] | None = None
 
     # --- conveniences (not part of the JSON form) ---
+    @property
+    def legal_bids(self) -> tuple[int, ...]:
+        """The bids this seat may place now: `legal`, typed, while it must bid; else empty.
+
+        >>> from minodice.game import Game
+        >>> view = Game(4, seed=7).observe(0)
+        >>> view.legal_bids, view.legal_dice
+        ((0, 1), ())
+        """
+        legal = self.legal
+        return tuple(x for x in legal if isinstance(x, int)) if legal else ()
+
+    @property
+    def legal_dice(self) -> tuple[Die, ...]:
+        """The dice this seat may roll now: `legal`, typed, while it must roll; else empty.
+
+        >>> from minodice.game import Bid, Game
+        >>> game = Game(4, seed=7)
+        >>> for seat in range(4):
+        ...     game.apply(Bid(seat, 0))
+        >>> view = game.observe(0)
+        >>> view.legal_dice == view.dice, view.legal_bids
+        (True, ())
+        """
+        legal = self.legal
+        return tuple(x for x in legal if isinstance(x, Die)) if legal else ()
+
+    @property
+    def revealed_bids(self) -> tuple[int, ...] | None:
+        """Every seat's bid once all are revealed, else None (`bids`, typed)."""
+        if None in self.bids:
+            return None
+        return tuple(b for b in self.bids if b is not None)
+
     @property
     def bidding(self) -> bool:
         """True while some seat has still to bid in this hand."""
@@ -112,7 +146,7 @@ class View:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of `spec/bot-protocol.md` ("legal" only when set)."""
+        """The JSON object of `docs/bot-protocol.md` ("legal" only when set)."""
         out: dict[str, Any] = {
             "seat": self.seat,
             "seats": self.seats,

@@ -1,6 +1,16 @@
 """Analysis of positions and dice: die strength, exact odds, the bid advisor (below bots, above the engine).
 
 `strength` (a die's chance to win a trick) sits below `sim`, which plays its greedy
-policy by it; `odds` and `advisor` sit above `sim`. This package imports nothing at
-import time, so `sim` may import `minodice.analysis.strength` without loading the rest.
+policy by it; `odds` and `advisor` sit above `sim`. This package imports nothing heavy
+at import time, so `sim` may import `minodice.analysis.strength` without loading the
+rest, and the command line can show the names below in its help without loading numba.
 """
+
+from ..dice import MAX_SEATS, MIN_SEATS
+
+__all__ = ["MAX_OPPONENTS", "MIN_OPPONENTS", "OPPONENT_POLICIES"]
+
+#: Opponents a die can face: one per other player (3 to 6 players).
+MIN_OPPONENTS, MAX_OPPONENTS = MIN_SEATS - 1, MAX_SEATS - 1
+#: Opponent policies the advisor can assume.
+OPPONENT_POLICIES = ("greedy", "random")

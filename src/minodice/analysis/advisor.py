@@ -26,16 +26,15 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..dice import BAG, BAG_COUNTS, Die, hands_for
+from ..dice import BAG, BAG_COUNTS, Die, dice_called, hands_for, over_bag
 from ..rules import Rules
 from ..sim import kernel as K
 from ..sim.kernel import S_BIDS
 from ..sim.playout import hand_start_state, policy_array, strength_array
+from . import OPPONENT_POLICIES
 
 __all__ = ["OPPONENT_POLICIES", "Advice", "BidEstimate", "advise", "parse_dice"]
 
-#: Opponent policies the advisor can assume.
-OPPONENT_POLICIES = ("greedy", "random")
 #: Deals drawn between precision checks, and playouts per deal and bid.
 _BATCH, _PER = 64, 2
 
@@ -89,14 +88,16 @@ class Advice:
 
 
 def parse_dice(names: Sequence[str]) -> list[Die]:
-    """Dice from their names (`red`, `griffin`, ...); ValueError naming a bad one and the choices."""
-    kinds = {d.value: d for d in BAG}
+    """Dice from their names as people type them (`red`, `grey`, `mino`: `dice.dice_called`); ValueError
+    naming a bad or ambiguous one and the choices."""
     out = []
     for raw in names:
-        name = raw.strip().lower()
-        if name not in kinds:
-            raise ValueError(f"{raw!r} is not a die: the dice are {', '.join(sorted(kinds))}")
-        out.append(kinds[name])
+        found = dice_called(raw)
+        if len(found) > 1:
+            raise ValueError(f"{raw!r} could be {' or '.join(d.value for d in found)}: type more of the name")
+        if not found:
+            raise ValueError(f"{raw!r} is not a die: the dice are {', '.join(d.value for d in Die)}")
+        out.append(found[0])
     return out
 
 
@@ -108,9 +109,9 @@ def _check(dice: Sequence[Die], players: int, position: int, opponents: str) -> 
         raise ValueError(
             f"with {players} players a hand has 1 to {hands} dice; {len(dice)} were given"
         )
-    for d in set(dice):
-        if dice.count(d) > BAG_COUNTS[d]:
-            raise ValueError(f"the bag holds only {BAG_COUNTS[d]} {d.value} dice; {dice.count(d)} were given")
+    extra = over_bag(dice)
+    if extra is not None:
+        raise ValueError(f"the bag holds only {BAG_COUNTS[extra]} {extra.value} dice; {dice.count(extra)} were given")
     if not 0 <= position < players:
         raise ValueError(f"the position must be 0 (start player) to {players - 1}, not {position}")
     if opponents not in OPPONENT_POLICIES:

@@ -18,6 +18,7 @@ Every result says whether it is exact or sampled, and the sample size.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -136,11 +137,18 @@ class DieValues:
 _CHUNK = 5000
 
 
-def simulate_hands(players: int = 4, games: int = 200_000, seed: int = 0, rules: Rules | None = None) -> HandSample:
+def simulate_hands(
+    players: int = 4,
+    games: int = 200_000,
+    seed: int = 0,
+    rules: Rules | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> HandSample:
     """Play `games` whole games, every seat greedy, with the batch simulator; keep each hand's dice, bids, tricks.
 
     The games draw their randomness from a seeded uniform stream (`simulate_from_stream`), so
-    each hand's deal is replayed from the same stream with the kernel's own `deal`.
+    each hand's deal is replayed from the same stream with the kernel's own `deal`. `progress`,
+    if given, is told the games played so far after every batch (for a progress bar).
     """
     hands = hands_for(players)
     if games < 1:
@@ -157,9 +165,12 @@ def simulate_hands(players: int = 4, games: int = 200_000, seed: int = 0, rules:
         result, used = simulate_from_stream(stream, n, players, rules, "greedy")
         if used != n * per_game:
             raise RuntimeError(f"the simulator drew {used} uniforms, not {n * per_game}: deals cannot be replayed")
+        assert result.bids is not None and result.won is not None  # a stream run keeps the detail
         bids[start : start + n] = result.bids
         won[start : start + n] = result.won
         _replay_deals(stream, n, players, hands, per_game, held[start : start + n])
+        if progress is not None:
+            progress(start + n)
     return HandSample(players, games, seed, rules, bids, won, held)
 
 

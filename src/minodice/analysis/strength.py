@@ -34,8 +34,9 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from ..dice import BAG, BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, Face
+from ..dice import BAG, BAG_COUNTS, Die, Face
 from ..rules import Rules, trick_winner
+from . import MAX_OPPONENTS, MIN_OPPONENTS
 
 __all__ = [
     "FACE_ODDS",
@@ -49,8 +50,6 @@ __all__ = [
     "win_chances",
 ]
 
-#: Opponents a die can face: one per other player (3 to 6 players).
-MIN_OPPONENTS, MAX_OPPONENTS = MIN_SEATS - 1, MAX_SEATS - 1
 #: Monte Carlo samples per die kind in `die_strength` (std. error about 0.005).
 SAMPLES = 4000
 #: Seed of the `die_strength` table (the greedy bot is deterministic: same views, same answers).

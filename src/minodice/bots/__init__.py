@@ -2,28 +2,36 @@
 
 A spec names a bot: `random`, `greedy`, `montecarlo`, `ismcts` (options as
 `name:key=value,...`), or `cmd:PROGRAM ARGS` for an external program speaking
-`minodice-bot/1` (see `spec/bot-protocol.md`).
+`minodice-bot/1` (see `docs/bot-protocol.md`).
 
 >>> bot = make_bot("random", seed="game-1:seat-2")
 >>> bot.name
 'random'
 
-The help of the searching bots states their defaults, read from their modules:
+The registry states every bot's options with the defaults the bots use:
 
->>> from minodice.bots.montecarlo import DEFAULT_SIMS
+>>> from minodice.bots.defaults import DEFAULT_SIMS
 >>> f"sims={DEFAULT_SIMS}" in BUILTIN["montecarlo"][1]
 True
+>>> BUILTIN.info("ismcts").usage
+'sims=160, per=4, c=0.3, bid_sims=1600, infer=1, ambition=5, policy=greedy, seconds'
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+from . import defaults as D
 from .base import Bot, BotFault
 from .random_bot import RandomBot
 
-__all__ = ["BUILTIN", "Bot", "BotFault", "BotSpecError", "BuiltinBots", "bot_seed", "make_bot"]
+__all__ = [
+    "BUILTIN", "Bot", "BotFault", "BotInfo", "BotOption", "BotSpecError", "BuiltinBots", "bot_seed", "make_bot",
+]
 
 #: Makes a built-in bot from its random stream and its spec's options.
 Factory = Callable[[random.Random, dict[str, str]], Bot]
@@ -50,68 +58,98 @@ def _random(rng: random.Random, options: dict[str, str]) -> Bot:
     return RandomBot(rng)
 
 
-_MONTECARLO_OPTIONS = ("sims", "per", "bid_sims", "bid_per", "seconds", "policy", "infer", "ambition")
-_ISMCTS_OPTIONS = ("sims", "per", "c", "bid_sims", "seconds", "policy", "infer", "ambition")
+def _budget(name: str, options: dict[str, str]) -> dict[str, Any]:
+    """A searching bot's options, checked against its registered ones (BotSpecError naming the bad one).
+
+    Each value has its option's type (`parse_budget` converts it), so they go to the bot as keywords.
+    """
+    from .montecarlo import parse_budget
+
+    try:
+        return parse_budget(name, options, BUILTIN.info(name).option_names)
+    except ValueError as exc:
+        raise BotSpecError(str(exc)) from None
 
 
 def _montecarlo(rng: random.Random, options: dict[str, str]) -> Bot:
-    from .montecarlo import MonteCarloBot, parse_budget
+    from .montecarlo import MonteCarloBot
 
-    try:
-        opts = parse_budget("montecarlo", options, _MONTECARLO_OPTIONS)
-    except ValueError as exc:
-        raise BotSpecError(str(exc)) from None
-    return MonteCarloBot(rng, **opts)  # type: ignore[arg-type]
+    return MonteCarloBot(rng, **_budget("montecarlo", options))
 
 
 def _ismcts(rng: random.Random, options: dict[str, str]) -> Bot:
     from .ismcts import IsmctsBot
-    from .montecarlo import parse_budget
 
-    try:
-        opts = parse_budget("ismcts", options, _ISMCTS_OPTIONS)
-    except ValueError as exc:
-        raise BotSpecError(str(exc)) from None
-    return IsmctsBot(rng, **opts)  # type: ignore[arg-type]
+    return IsmctsBot(rng, **_budget("ismcts", options))
 
 
-def _montecarlo_help() -> str:
-    from .montecarlo import DEFAULT_BID_SIMS, DEFAULT_SIMS
+@dataclass(frozen=True)
+class BotOption:
+    """One option of a built-in bot's spec: its name, its default (None: off unless given), what it does."""
 
-    return (
-        "simulates the hand for every bid and die (options: "
-        f"sims={DEFAULT_SIMS}, bid_sims={DEFAULT_BID_SIMS}, seconds=, policy=greedy)"
-    )
+    name: str
+    default: int | float | str | None
+    help: str
+
+    def __str__(self) -> str:
+        """`sims=800` (an option with a default), or the bare name (one that is off unless given)."""
+        if self.default is None:
+            return self.name
+        value = f"{self.default:g}" if isinstance(self.default, float) else str(self.default)
+        return f"{self.name}={value}"
 
 
-def _ismcts_help() -> str:
-    from .ismcts import DEFAULT_C, DEFAULT_ITERATIONS
-    from .montecarlo import DEFAULT_BID_SIMS
+@dataclass(frozen=True)
+class BotInfo:
+    """A built-in bot: its spec name, how it plays (one line), its options, and the factory that makes it."""
 
-    return (
-        "information-set tree search over the rolls (options: "
-        f"sims={DEFAULT_ITERATIONS}, c={DEFAULT_C:g}, bid_sims={DEFAULT_BID_SIMS}, seconds=)"
-    )
+    name: str
+    plays: str
+    factory: Factory
+    options: tuple[BotOption, ...] = ()
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """The option names its spec accepts."""
+        return tuple(o.name for o in self.options)
+
+    @property
+    def usage(self) -> str:
+        """Its options with their defaults: `sims=800, per=8, ..., seconds` (empty: it takes none)."""
+        return ", ".join(str(o) for o in self.options)
+
+    @property
+    def help(self) -> str:
+        """How it plays, and its options with their defaults."""
+        return f"{self.plays} (options: {self.usage})" if self.options else self.plays
 
 
 class BuiltinBots(Mapping[str, tuple[Factory, str]]):
-    """The built-in bots by name: (factory, one-line help).
+    """The built-in bots by name: (factory, one-line help); `info(name)` gives the whole entry.
 
-    A help may be given as a function, called when the help is read: the
-    searching bots' help states their defaults, and their modules (which load the
-    numba simulator) are imported only then, not when `minodice.bots` is.
+    Every name, option and default shown by `minodice bots`, `play --help` and
+    the server's bot list comes from here, and the defaults from
+    `bots.defaults` (the values the bots use): the help cannot go stale.
     """
 
-    def __init__(self, entries: dict[str, tuple[Factory, str | Callable[[], str]]]) -> None:
-        self._entries = entries
+    def __init__(self, entries: tuple[BotInfo, ...]) -> None:
+        self._entries = {e.name: e for e in entries}
 
     def __getitem__(self, name: str) -> tuple[Factory, str]:
-        factory, blurb = self._entries[name]
-        return factory, blurb if isinstance(blurb, str) else blurb()
+        info = self._entries[name]
+        return info.factory, info.help
+
+    def info(self, name: str) -> BotInfo:
+        """The registry entry of bot `name` (KeyError: no such bot)."""
+        return self._entries[name]
 
     def factory(self, name: str) -> Factory:
-        """The factory of bot `name` (without reading its help)."""
-        return self._entries[name][0]
+        """The factory of bot `name`."""
+        return self._entries[name].factory
+
+    def summary(self) -> str:
+        """Every bot with its options' defaults on one line, for a command's help."""
+        return ", ".join(f"{e.name} ({e.usage})" if e.options else e.name for e in self._entries.values())
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries
@@ -123,13 +161,38 @@ class BuiltinBots(Mapping[str, tuple[Factory, str]]):
         return len(self._entries)
 
 
-#: Built-in bots by name, with a one-line description each.
-BUILTIN = BuiltinBots({
-    "random": (_random, "bids and rolls at random among the legal choices"),
-    "greedy": (_greedy, "bids its expected tricks; rolls to win while it needs tricks, to lose after"),
-    "montecarlo": (_montecarlo, _montecarlo_help),
-    "ismcts": (_ismcts, _ismcts_help),
-})
+_SEARCH_MODEL = (
+    BotOption("infer", D.DEFAULT_INFER, "trust in the other seats' bids and rolls as evidence (0: none)"),
+    BotOption("ambition", D.DEFAULT_AMBITION, "points per bid for its own better play than the playouts' (0: off)"),
+    BotOption("policy", D.DEFAULT_POLICY, f"the playout policy: {' or '.join(D.POLICIES)}"),
+    BotOption("seconds", None, "a time budget per decision instead (not reproducible)"),
+)
+
+#: Built-in bots by name, with a one-line description and their options each.
+BUILTIN = BuiltinBots((
+    BotInfo("random", "bids and rolls at random among the legal choices", _random),
+    BotInfo("greedy", "bids its expected tricks; rolls to win while it needs tricks, to lose after", _greedy),
+    BotInfo(
+        "montecarlo", "simulates the hand for every bid and die", _montecarlo,
+        (
+            BotOption("sims", D.DEFAULT_SIMS, "playouts per legal die"),
+            BotOption("per", D.DEFAULT_PER, "playouts per determinization"),
+            BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
+            BotOption("bid_per", D.DEFAULT_BID_PER, "playouts per determinization, bidding"),
+            *_SEARCH_MODEL,
+        ),
+    ),
+    BotInfo(
+        "ismcts", "information-set tree search over the rolls; bids as montecarlo", _ismcts,
+        (
+            BotOption("sims", D.DEFAULT_ITERATIONS, "search iterations per roll"),
+            BotOption("per", D.DEFAULT_LEAF_PER, "playouts at each new leaf"),
+            BotOption("c", D.DEFAULT_C, "the UCB1 exploration constant"),
+            BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
+            *_SEARCH_MODEL,
+        ),
+    ),
+))
 
 
 def bot_seed(game_seed: object, seat: int) -> str:
@@ -150,10 +213,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), options
 
 
-def make_bot(spec: str, *, seed: object = None, timeout: float = 10.0) -> Bot:
+def make_bot(
+    spec: str, *, seed: object = None, timeout: float = 10.0, log_dir: Path | None = None, keep_log: bool = True
+) -> Bot:
     """The bot a spec names, with its own random stream seeded from `seed`.
 
-    `cmd:PROGRAM ARGS` starts an external program (`timeout`: seconds per decision).
+    `cmd:PROGRAM ARGS` starts an external program (`timeout`: seconds per
+    decision); its stderr goes to a log file per game in `log_dir` (default:
+    the user's state directory, see `external.default_log_dir`) unless
+    `keep_log` is false (then only its last lines are kept, for fault reports).
     """
     if not isinstance(spec, str) or not spec.strip():
         raise BotSpecError("a bot spec must be a name such as 'greedy' or 'cmd:python3 bot.py'")
@@ -164,7 +232,7 @@ def make_bot(spec: str, *, seed: object = None, timeout: float = 10.0) -> Bot:
         command = spec[4:].strip()
         if not command:
             raise BotSpecError("'cmd:' needs a program to run, e.g. 'cmd:python3 mybot.py'")
-        return ExternalBot(command, timeout=timeout)
+        return ExternalBot(command, timeout=timeout, log_dir=log_dir, keep_log=keep_log)
     name, options = parse_spec(spec)
     if name not in BUILTIN:
         known = ", ".join(sorted(BUILTIN))

@@ -14,15 +14,19 @@ class BotFault(Exception):
 
     kinds: "bad_answer" (not JSON / wrong shape), "illegal" (not in `legal`),
     "timeout", "exited" (the program is gone), "error" (an exception in a bot).
-    `fatal` faults replace the bot for the rest of the game.
+    `fatal` faults replace the bot for the rest of the game; `stderr` holds an
+    external program's last stderr lines (for reports, not for a game screen).
     """
 
-    def __init__(self, kind: str, detail: str, line: str | None = None, fatal: bool = False) -> None:
+    def __init__(
+        self, kind: str, detail: str, line: str | None = None, fatal: bool = False, stderr: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(detail)
         self.kind = kind
         self.detail = detail
         self.line = line
         self.fatal = fatal
+        self.stderr = stderr
 
 
 class Bot(ABC):

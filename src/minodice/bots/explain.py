@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..codes import printable
 from ..dice import Die, Face
 from ..game import EXTERNAL, Bid, Deal, Game, Land, Phase, Roll
 
@@ -288,18 +289,19 @@ def render_explanation(expl: Explanation, view: View | None = None) -> Renderabl
 
 def _describe_view(view: View) -> str:
     seat = view.seat if view.seat is not None else 0
+    names = [printable(name) for name in view.names]  # one line each, whatever a record calls its seats
     lines = [
-        f"Hand {view.hand} of {view.hands}, {view.seats} seats — seat {seat} ({view.names[seat]}) holds: "
+        f"Hand {view.hand} of {view.hands}, {view.seats} seats — seat {seat} ({names[seat]}) holds: "
         + " ".join(d.value for d in view.dice)
     ]
     if not view.bidding:
         lines.append(
-            "bids: " + "  ".join(f"{view.names[s]} {view.bids[s]} (won {view.won[s]})" for s in range(view.seats))
+            "bids: " + "  ".join(f"{names[s]} {view.bids[s]} (won {view.won[s]})" for s in range(view.seats))
         )
         trick = view.current_trick
         if trick is not None and trick.rolls:
             lines.append(
-                "this trick: " + ", ".join(f"{view.names[r.seat]} {r.die.value}→{r.face.value}" for r in trick.rolls)
+                "this trick: " + ", ".join(f"{names[r.seat]} {r.die.value}→{r.face.value}" for r in trick.rolls)
             )
     return "\n".join(lines)
 

@@ -4,8 +4,11 @@ The host starts the program lazily, at the first game, and keeps it for the
 games that follow; a program that died or stopped answering is started afresh
 at the next game. Every answer is checked, and a misbehaving program can never
 hang the host: reading happens in threads with a time limit per decision, the
-program's stderr is drained (its last lines kept for fault messages, never
-shown on the host's terminal), and overlong lines are refused.
+program's stderr is drained (never shown on the host's terminal: a person's
+game screen may hold their dice), and overlong lines are refused. The stderr
+goes to a log file per game (`ExternalBot.log_path`, named in the fault
+messages) and its last lines travel with the timeout and exit faults
+(`BotFault.stderr`), for tournament and bot-check reports.
 
 >>> bot = ExternalBot("python3 examples/simple_bot.py", timeout=5)
 >>> bot.name
@@ -20,20 +23,23 @@ import itertools
 import json
 import os
 import queue
+import re
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 import weakref
 from pathlib import Path
 from typing import Any
 
+from ..codes import printable
 from ..dice import Die, die_named
 from ..view import View
 from .base import Bot, BotFault
 
-__all__ = ["MAX_LINE", "PROTOCOL", "ExternalBot"]
+__all__ = ["MAX_LINE", "PROTOCOL", "STDERR_LINES", "ExternalBot", "StderrLog", "default_log_dir"]
 
 #: The protocol this host speaks (sent in `hello`).
 PROTOCOL = "minodice-bot/1"
@@ -43,6 +49,10 @@ MAX_LINE = 64 * 1024
 STDERR_LINES = 20
 #: Seconds a program gets to exit after `quit` before it is stopped.
 QUIT_GRACE = 2.0
+#: How many wrong ids a timeout message lists.
+SHOWN_IDS = 5
+#: Bytes of stderr a log file takes per game; the rest is dropped (a chatty program cannot fill the disk).
+MAX_LOG_BYTES = 8 * 1024 * 1024
 
 _EOF = "eof"
 _LINE = "line"
@@ -79,10 +89,70 @@ def _clean_name(value: object) -> str | None:
     return text or None
 
 
+def default_log_dir() -> Path:
+    """Where external bots' stderr logs go: `$XDG_STATE_HOME/minodice/bot-logs` (`~/.local/state`
+    when unset; `%LOCALAPPDATA%` on Windows)."""
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "minodice" / "bot-logs"
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "minodice" / "bot-logs"
+
+
+class StderrLog:
+    """A file that receives a program's stderr for one game: created at the first byte written,
+    so a quiet program leaves no file; a write that fails (disk full, no permission) is dropped."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        #: True once something was written to `path`.
+        self.written = False
+        self._lock = threading.Lock()
+        self._file: Any = None
+        self._failed = False
+        self._size = 0
+
+    def write(self, data: bytes) -> None:
+        """Append `data` (and flush, so the file is complete when a fault names it), up to `MAX_LOG_BYTES`."""
+        with self._lock:
+            if self._failed or self._size >= MAX_LOG_BYTES:
+                return
+            try:
+                if self._file is None:
+                    self._open()
+                self._size += len(data)
+                if self._size >= MAX_LOG_BYTES:
+                    data += b"\n[minodice: log full, the rest of this game's stderr is not kept]\n"
+                self._file.write(data)
+                self._file.flush()
+                self.written = True
+            except OSError:
+                self._failed = True
+
+    def _open(self) -> None:
+        """Open a new file at `path` (`-2`, `-3`… added if the name is taken)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        stem, n = self.path.stem, 1
+        while True:
+            try:
+                self._file = self.path.open("ab" if self.written else "xb")
+                return
+            except FileExistsError:
+                n += 1
+                self.path = self.path.with_name(f"{stem}-{n}.log")
+
+    def close(self) -> None:
+        """Close the file (a later write opens it again, appending)."""
+        with self._lock:
+            if self._file is not None:
+                with contextlib.suppress(OSError):
+                    self._file.close()
+                self._file = None
+
+
 class _Process:
     """One running copy of the program, with the threads that feed and drain its pipes."""
 
-    def __init__(self, argv: list[str], cwd: str | os.PathLike[str] | None) -> None:
+    def __init__(self, argv: list[str], cwd: str | os.PathLike[str] | None, log: StderrLog | None) -> None:
         posix = os.name == "posix"
         self.popen = subprocess.Popen(
             argv,
@@ -98,6 +168,8 @@ class _Process:
         #: Lines read from stdout, as (kind, text); ends with (_EOF, None).
         self.lines: queue.Queue[tuple[str, str | None]] = queue.Queue(maxsize=10_000)
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        #: Where the stderr goes as well (the current game's log; swapped between games).
+        self.log = log
         self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self._threads = [
             threading.Thread(target=self._read_stdout, name="minodice-bot-out", daemon=True),
@@ -165,9 +237,12 @@ class _Process:
                 raw = stream.readline(4096)
                 if not raw:
                     break
+                log = self.log
+                if log is not None:
+                    log.write(raw)
                 text = raw.decode("utf-8", "replace").rstrip("\r\n")
                 if not partial:
-                    self.stderr_tail.append(text[:300])
+                    self.stderr_tail.append(printable(text[:300]))  # no terminal escapes in reports
                 partial = not raw.endswith(b"\n")
         except (OSError, ValueError):
             pass
@@ -212,11 +287,11 @@ class _Process:
             return self.popen.wait(timeout=2.0)
         return None
 
-    def stderr_text(self) -> str:
+    def stderr_lines(self) -> tuple[str, ...]:
         """The last stderr lines (after letting the drain thread catch up if the program is gone)."""
         if not self.alive():
             self._threads[1].join(timeout=0.5)
-        return "\n".join(self.stderr_tail)
+        return tuple(self.stderr_tail)
 
     def _signal(self, sig: int) -> None:
         """Signal the program's process group (POSIX), or the program itself."""
@@ -245,7 +320,12 @@ class ExternalBot(Bot):
     raised as `BotFault`: "bad_answer", "illegal" (the runner plays the first
     legal answer instead), and the fatal "timeout" and "exited" (the program
     is stopped, the seat replaced for the rest of the game, and the program
-    started afresh at the next game).
+    started afresh at the next game). The fatal ones carry the program's last
+    stderr lines and name its log file.
+
+    The program's stderr goes to one log file per game in `log_dir` (default:
+    `default_log_dir()`), made only if it writes something; `keep_log=False`
+    keeps no file (tournaments and bot-check report the last lines instead).
     """
 
     def __init__(
@@ -254,6 +334,8 @@ class ExternalBot(Bot):
         timeout: float = 10.0,
         *,
         cwd: str | os.PathLike[str] | None = None,
+        log_dir: str | os.PathLike[str] | None = None,
+        keep_log: bool = True,
     ) -> None:
         super().__init__()
         argv = shlex.split(command)
@@ -268,6 +350,10 @@ class ExternalBot(Bot):
         self.author: str | None = None
         #: How many times the program has been started.
         self.starts = 0
+        self.log_dir = Path(log_dir) if log_dir is not None else default_log_dir()
+        self.keep_log = keep_log
+        self._log: StderrLog | None = None  # this game's stderr log
+        self._logs = 0
         self._proc: _Process | None = None
         self._last: _Process | None = None  # the running or last program (for its stderr)
         self._last_id = 0
@@ -278,6 +364,7 @@ class ExternalBot(Bot):
     def start_game(self, view: View) -> None:
         """Start the program if it is not running (sending `hello`), then send `game`."""
         self._gone = None
+        self._new_log(view.seat)
         problem: BotFault | None = None
         if self._proc is None or not self._proc.alive():
             if self._proc is not None:
@@ -320,11 +407,14 @@ class ExternalBot(Bot):
             self._proc.send({"type": "result", "view": view.to_dict()})
 
     def close(self) -> None:
-        """Send `quit`, give the program a moment to exit, then stop it."""
+        """Send `quit`, give the program a moment to exit, then stop it (and close its log)."""
         proc, self._proc = self._proc, None
         if proc is not None:
             proc.send({"type": "quit"})
             proc.stop(grace=min(QUIT_GRACE, self.timeout))
+            proc.stderr_lines()  # let the drain catch up with the program's last words
+        if self._log is not None:
+            self._log.close()
 
     def describe(self) -> str:
         return f"cmd:{self.command}"
@@ -340,11 +430,33 @@ class ExternalBot(Bot):
         """The last lines the running (or last) program wrote to stderr."""
         return list(self._last.stderr_tail) if self._last is not None else []
 
+    @property
+    def log_path(self) -> Path | None:
+        """The log file holding this game's stderr of the program (None: it wrote none, or no log is kept)."""
+        log = self._log
+        return log.path if log is not None and log.written else None
+
+    def _new_log(self, seat: int | None) -> None:
+        """Send the program's stderr to a new log file from now on (one per game; none without keep_log)."""
+        if self._log is not None:
+            self._log.close()
+        if not self.keep_log:
+            return
+        self._logs += 1
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", self.name)[:40] or "bot"
+        where = f"-seat{seat}" if seat is not None else ""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        self._log = StderrLog(self.log_dir / f"{stamp}-{stem}{where}-{os.getpid()}-{self._logs}.log")
+        if self._proc is not None:
+            self._proc.log = self._log
+
     # --- internals ---------------------------------------------------------------------
 
     def _launch(self) -> None:
         try:
-            proc = _Process(self.argv, self.cwd)
+            if self._log is None and self.keep_log:
+                self._new_log(None)
+            proc = _Process(self.argv, self.cwd, self._log)
         except (OSError, ValueError) as exc:
             fault = BotFault("exited", f"could not start {self.command!r}: {exc}", fatal=True)
             self._gone = fault
@@ -376,8 +488,9 @@ class ExternalBot(Bot):
         qid = self._last_id
         proc.send({"type": kind, "id": qid, "view": view.to_dict()})
         deadline = time.monotonic() + self.timeout
+        stale: list[int] = []  # ids of the answers to other questions read meanwhile
         while True:
-            line = self._read_line(proc, deadline, kind)
+            line = self._read_line(proc, deadline, kind, (qid, stale))
             try:
                 answer = json.loads(line)
             except ValueError:
@@ -390,13 +503,19 @@ class ExternalBot(Bot):
                     "bad_answer", f'the answer to {kind} needs "id": {qid} (a number)', line=line
                 )
             if got != qid:
-                continue  # stale: an answer to an earlier question
+                stale.append(got)  # stale (an answer to an earlier question) or a wrong id
+                continue
             if field not in answer:
                 raise BotFault("bad_answer", f'the answer to {kind} has no "{field}"', line=line)
             return answer[field], line
 
-    def _read_line(self, proc: _Process, deadline: float, kind: str) -> str:
-        """The next non-blank line from the program, or a fault (timeout, exit, overlong line)."""
+    def _read_line(
+        self, proc: _Process, deadline: float, kind: str, asked: tuple[int, list[int]] | None = None
+    ) -> str:
+        """The next non-blank line from the program, or a fault (timeout, exit, overlong line).
+
+        `asked`: the question's id and the other ids answered so far, for the fault's message.
+        """
         while True:
             remaining = deadline - time.monotonic()
             try:
@@ -404,12 +523,11 @@ class ExternalBot(Bot):
                     raise queue.Empty
                 what, text = proc.lines.get(timeout=remaining)
             except queue.Empty:
-                detail = f"no answer to {kind} within {self.timeout:g} s"
-                if kind == "hello":
-                    detail += " (does the program flush its output after each line?)"
+                detail = f"no answer to {kind} within {self.timeout:g} s: {_replies_note(asked, silent=True)}"
                 raise self._fatal(proc, "timeout", detail) from None
             if what == _EOF:
-                raise self._fatal(proc, "exited", self._exit_detail(proc))
+                note = _replies_note(asked, silent=False)
+                raise self._fatal(proc, "exited", self._exit_detail(proc) + (f" ({note})" if note else ""))
             if what == _LONG:
                 raise BotFault(
                     "bad_answer", f"the answer to {kind} is longer than {MAX_LINE} bytes", line=text
@@ -426,19 +544,40 @@ class ExternalBot(Bot):
             detail = f"the program was killed by signal {-code}"
         else:
             detail = f"the program exited with code {code}"
-        tail = proc.stderr_text()
-        if tail:
-            detail += "; its stderr ends with:\n" + tail
         return detail
 
     def _fatal(self, proc: _Process, kind: str, detail: str) -> BotFault:
-        """Stop the program for the rest of this game and make the fault that says why."""
+        """Stop the program for the rest of this game and make the fault that says why.
+
+        The fault carries the program's last stderr lines, and its message names
+        the log file holding them (never the lines themselves: the message may be
+        shown on a person's game screen).
+        """
         proc.stop()
         if self._proc is proc:
             self._proc = None
-        fault = BotFault(kind, detail, fatal=True)
+        lines = proc.stderr_lines()
+        if self.log_path is not None:
+            detail += f"; its stderr is in {self.log_path}"
+        elif not lines:
+            detail += "; it wrote nothing to stderr"
+        fault = BotFault(kind, detail, fatal=True, stderr=lines)
         self._gone = fault
         return fault
+
+
+def _replies_note(asked: tuple[int, list[int]] | None, *, silent: bool) -> str:
+    """What the program sent while the host waited: answers with other ids (which), or nothing at all.
+
+    `asked` is the question's id and the ids of the answers read meanwhile
+    (None: waiting for the hello answer, where any line answers).
+    """
+    qid, others = asked if asked is not None else (None, [])
+    if others:
+        shown = ", ".join(str(i) for i in others[:SHOWN_IDS]) + (", …" if len(others) > SHOWN_IDS else "")
+        n = len(others)
+        return f"{n} {'reply' if n == 1 else 'replies'} came with a wrong id ({shown}) instead of {qid}"
+    return "no reply at all (does it flush stdout after each line?)" if silent else ""
 
 
 def _why_not(view: View, die: Die | None) -> str:

@@ -51,14 +51,19 @@ from ..dice import Die, Face
 from ..game import Game, HandLog, Roll, SeededChance
 from ..view import View
 from .base import Bot
+from .defaults import (
+    DEFAULT_AMBITION,
+    DEFAULT_BID_PER,
+    DEFAULT_BID_SIMS,
+    DEFAULT_C,
+    DEFAULT_INFER,
+    DEFAULT_ITERATIONS,
+    DEFAULT_LEAF_PER,
+)
 from .explain import ChoiceStat, Explanation
 from .inference import PosteriorSampler
 from .montecarlo import (
     BATCH,
-    DEFAULT_AMBITION,
-    DEFAULT_BID_PER,
-    DEFAULT_BID_SIMS,
-    DEFAULT_INFER,
     choose_bid,
     format_spec,
     only_legal_roll,
@@ -68,11 +73,6 @@ from .montecarlo import (
 )
 
 __all__ = ["DEFAULT_ITERATIONS", "IsmctsBot", "score_scale", "search"]
-
-#: Search iterations per roll when no budget is given.
-DEFAULT_ITERATIONS = 160
-#: UCB1 exploration constant (on scores scaled to about [0, 1]).
-DEFAULT_C = 0.3
 
 
 class _Edge:
@@ -94,7 +94,7 @@ def search(
     rng: random.Random,
     *,
     sims: int | None = DEFAULT_ITERATIONS,
-    per: int = 4,
+    per: int = DEFAULT_LEAF_PER,
     c: float = DEFAULT_C,
     seconds: float | None = None,
     policy: str = "greedy",
@@ -271,7 +271,7 @@ class IsmctsBot(Bot):
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
         self.infer = infer if infer is not None else DEFAULT_INFER
         self.sims = sims if sims is not None or seconds is not None else DEFAULT_ITERATIONS
-        self.per = per if per is not None else 4
+        self.per = per if per is not None else DEFAULT_LEAF_PER
         self.c = c if c is not None else DEFAULT_C
         self.bid_sims = bid_sims if bid_sims is not None or seconds is not None else DEFAULT_BID_SIMS
         self.bid_per = DEFAULT_BID_PER
@@ -300,7 +300,7 @@ class IsmctsBot(Bot):
     def roll(self, view: View) -> Die:
         began = time.perf_counter()
         seat = seat_of(view)
-        legal = [d for d in view.legal or () if isinstance(d, Die)]
+        legal = view.legal_dice
         if len(legal) == 1:
             return only_legal_roll(self, view, legal[0])
         root, iterations = search(
@@ -314,11 +314,11 @@ class IsmctsBot(Bot):
                 choices.append(ChoiceStat(d, float("nan"), float("nan"), 0))
             else:
                 choices.append(ChoiceStat(d, e.w / e.n, _stderr(e), e.n))
-        visited = [ch for ch in choices if ch.n > 0]
-        chosen = max(visited, key=lambda ch: (ch.n, ch.mean)).choice if visited else legal[0]
+        visited = [(ch, d) for ch, d in zip(choices, legal) if ch.n > 0]
+        chosen = max(visited, key=lambda v: (v[0].n, v[0].mean))[1] if visited else legal[0]
         self.last_explanation = Explanation(
             kind="roll", seat=seat, bot=self.describe(), choices=tuple(choices), chosen=chosen,
             samples=iterations, seconds=time.perf_counter() - began,
             note=f"ISMCTS: {iterations} iterations, {self.per} playouts per leaf; samples = root visits",
         )
-        return chosen  # type: ignore[return-value]
+        return chosen

@@ -49,6 +49,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -57,6 +58,14 @@ from ..game import Bid, Game
 from ..sim.playout import finish_hand, playout_values
 from ..view import View
 from .base import Bot
+from .defaults import (  # the defaults live where the CLI's help can read them without numba
+    DEFAULT_AMBITION,
+    DEFAULT_BID_PER,
+    DEFAULT_BID_SIMS,
+    DEFAULT_INFER,
+    DEFAULT_PER,
+    DEFAULT_SIMS,
+)
 from .explain import ChoiceStat, Explanation
 from .inference import PosteriorSampler
 
@@ -72,14 +81,6 @@ __all__ = [
     "seat_of",
 ]
 
-#: Playouts per legal die, and per determinization, when no budget is given.
-DEFAULT_SIMS, DEFAULT_PER = 800, 8
-#: Playouts per legal bid, and per determinization, when no budget is given.
-DEFAULT_BID_SIMS, DEFAULT_BID_PER = 1600, 8
-#: Strength of the inference from revealed bids and rolls (0: none; see `bots.inference`).
-DEFAULT_INFER = 1.0
-#: Points per bid (up to 2) for the bot's own better play than the playouts' (`play_correction`).
-DEFAULT_AMBITION = 5.0
 #: Bids trailing the best by more than this many standard errors are dropped (see `evaluate_bids`).
 PRUNE_Z = 3.0
 #: Determinizations drawn at a time (and, in `evaluate_bids`, between two pruning checks).
@@ -100,7 +101,7 @@ def warm_simulator() -> None:
     game.apply(Bid(0, 0))
     game.apply(Bid(1, 0))
     game.apply(Bid(2, 0))
-    die = game.legal_actions()[0].die  # type: ignore[union-attr]
+    die = game.legal_rolls()[0].die
     playout_values(game, game.turn, [die], 1, 0)
     _warm = True
 
@@ -311,7 +312,22 @@ _BID_NOTE = (
 )
 
 
-def argmax_mean(accs: Sequence[tuple[int | Die, _Acc]]) -> int | Die:
+_Choice = TypeVar("_Choice", int, Die)
+
+
+class SearchingBot(Protocol):
+    """What `choose_bid` and `only_legal_roll` use of a searching bot (`MonteCarloBot`, `IsmctsBot`)."""
+
+    rng: random.Random
+    seconds: float | None
+    policy: str
+    ambition: float
+    last_explanation: Explanation | None
+
+    def describe(self) -> str: ...
+
+
+def argmax_mean(accs: Sequence[tuple[_Choice, _Acc]]) -> _Choice:
     """The alternative with the highest mean (the first of equals)."""
     best, best_mean = accs[0][0], float("-inf")
     for c, a in accs:
@@ -320,28 +336,28 @@ def argmax_mean(accs: Sequence[tuple[int | Die, _Acc]]) -> int | Die:
     return best
 
 
-def choose_bid(bot: Bot, view: View, *, bid_sims: int | None, bid_per: int) -> int:
+def choose_bid(bot: SearchingBot, view: View, *, bid_sims: int | None, bid_per: int) -> int:
     """A searching bot's bid: the best `evaluate_bids` estimate with the bot's `play_correction`.
 
     `bot` supplies rng, seconds, policy and ambition, and gets the explanation.
     """
     began = time.perf_counter()
-    ambition = bot.ambition  # type: ignore[attr-defined]
+    ambition = bot.ambition
     accs = evaluate_bids(
         view, bot.rng, sims=bid_sims, per=min(bid_per, bid_sims or bid_per),
-        seconds=bot.seconds, policy=bot.policy,  # type: ignore[attr-defined]
+        seconds=bot.seconds, policy=bot.policy,
         offsets=play_correction(view, ambition),
     )
     chosen = argmax_mean(accs)
-    bot.last_explanation = _explanation(  # type: ignore[attr-defined]
+    bot.last_explanation = _explanation(
         "bid", seat_of(view), bot.describe(), accs, chosen, began, _BID_NOTE.format(ambition, ambition),
     )
-    return chosen  # type: ignore[return-value]
+    return chosen
 
 
-def only_legal_roll(bot: Bot, view: View, die: Die) -> Die:
+def only_legal_roll(bot: SearchingBot, view: View, die: Die) -> Die:
     """Roll the only legal die without searching, and say so in the bot's explanation."""
-    bot.last_explanation = Explanation(  # type: ignore[attr-defined]
+    bot.last_explanation = Explanation(
         "roll", seat_of(view), bot.describe(), (ChoiceStat(die, float("nan"), float("nan"), 0),),
         die, note="the only legal die",
     )
@@ -440,7 +456,7 @@ class MonteCarloBot(Bot):
 
     def roll(self, view: View) -> Die:
         began = time.perf_counter()
-        legal = [d for d in view.legal or () if isinstance(d, Die)]
+        legal = view.legal_dice
         if len(legal) == 1:
             return only_legal_roll(self, view, legal[0])
         accs = evaluate_rolls(
@@ -452,4 +468,4 @@ class MonteCarloBot(Bot):
             "roll", seat_of(view), self.describe(), accs, chosen, began,
             "expected score of this hand per die rolled now",
         )
-        return chosen  # type: ignore[return-value]
+        return chosen

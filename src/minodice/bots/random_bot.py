@@ -13,7 +13,7 @@ class RandomBot(Bot):
     name = "random"
 
     def bid(self, view: View) -> int:
-        return self.rng.choice(view.legal)  # type: ignore[arg-type,return-value]
+        return self.rng.choice(view.legal_bids)
 
     def roll(self, view: View) -> Die:
-        return self.rng.choice(view.legal)  # type: ignore[arg-type,return-value]
+        return self.rng.choice(view.legal_dice)

@@ -18,28 +18,43 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
+from ..dice import Die
 from ..game import Bid, Game, Phase, Roll
+from ..view import View
 from .base import Bot, BotFault
+
+_Choice = TypeVar("_Choice", int, Die)
+
+#: Stderr lines shown under a fault in reports (`Fault.report`).
+STDERR_SHOWN = 5
 
 
 @dataclass(frozen=True)
 class Fault:
-    """A reported fault: which seat and bot, what went wrong, and the offending line."""
+    """A reported fault: which seat and bot, what went wrong, the offending line, and (for an
+    external program that timed out or exited) its last stderr lines."""
 
     seat: int
     bot: str
     kind: str
     detail: str
     line: str | None = None
+    stderr: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         text = f"{self.bot} (seat {self.seat}): {self.detail}"
         if self.line is not None:
             text += f" — got {self.line[:200]!r}"
         return text
+
+    def report(self, lines: int = STDERR_SHOWN) -> str:
+        """The fault on one line, then the program's last `lines` stderr lines, each as `  stderr| …`."""
+        shown = self.stderr[-lines:] if lines > 0 else ()
+        return "\n".join([str(self), *(f"  stderr| {line}" for line in shown)])
 
 
 @dataclass
@@ -81,7 +96,7 @@ class Match:
             return
         self._started = True
         for seat, bot in self.bots.items():
-            self._guard(seat, lambda b=bot, s=seat: b.start_game(self.game.setup_view(s)))
+            self._guard(seat, bot.start_game, self.game.setup_view(seat))
 
     def advance(self) -> None:
         """Let bots act until a seat without a bot must act, or the game ends."""
@@ -93,12 +108,12 @@ class Match:
                 if not waiting:
                     return
                 for seat in waiting:
-                    game.apply(Bid(seat, self._decide(seat, "bid")))
+                    game.apply(Bid(seat, self._decide_bid(seat)))
             elif game.phase is Phase.ROLL:
                 seat = game.turn
                 if seat not in self.bots:
                     return
-                game.apply(Roll(seat, self._decide(seat, "roll")))
+                game.apply(Roll(seat, self._decide_roll(seat)))
             else:  # chance supplied from outside: nothing a bot can do
                 return
         self.finish()
@@ -117,7 +132,7 @@ class Match:
             return
         self._ended = True
         for seat, bot in self.bots.items():
-            self._guard(seat, lambda b=bot, s=seat: b.end_game(self.game.observe(s)))
+            self._guard(seat, bot.end_game, self.game.observe(seat))
 
     def close(self) -> None:
         """Close every bot (ends external programs)."""
@@ -127,19 +142,25 @@ class Match:
 
     # --- internals ---------------------------------------------------------------
 
-    def _decide(self, seat: int, what: str) -> object:
+    def _decide_bid(self, seat: int) -> int:
         view = self.game.observe(seat)
-        legal = view.legal
+        return self._decide(seat, "bid", view.legal_bids, lambda: self.bots[seat].bid(view))
+
+    def _decide_roll(self, seat: int) -> Die:
+        view = self.game.observe(seat)
+        return self._decide(seat, "roll", view.legal_dice, lambda: self.bots[seat].roll(view))
+
+    def _decide(self, seat: int, what: str, legal: Sequence[_Choice], ask: Callable[[], object]) -> _Choice:
+        """The bot's answer if legal; else, or on a fault, the first legal choice (the fault reported)."""
         assert legal, "a bot is asked only when it has a choice"
         if seat in self.replaced:
             return legal[0]
-        bot = self.bots[seat]
         stats = self.stats[seat]
         began = time.perf_counter()
         try:
-            answer = bot.bid(view) if what == "bid" else bot.roll(view)
+            answer = ask()
         except BotFault as fault:
-            self._report(seat, fault.kind, fault.detail, fault.line)
+            self._report(seat, fault.kind, fault.detail, fault.line, fault.stderr)
             if fault.fatal:
                 self.replaced.add(seat)
             return legal[0]
@@ -155,20 +176,22 @@ class Match:
                 seat, "illegal", f"{getattr(answer, 'value', answer)!r} is not a legal {what}: legal are {shown}"
             )
             return legal[0]
-        return answer
+        return legal[legal.index(answer)]  # the legal value itself (a bot may answer a str for a Die)
 
-    def _guard(self, seat: int, call: Callable[[], None]) -> None:
+    def _guard(self, seat: int, call: Callable[[View], None], view: View) -> None:
         try:
-            call()
+            call(view)
         except BotFault as fault:
-            self._report(seat, fault.kind, fault.detail, fault.line)
+            self._report(seat, fault.kind, fault.detail, fault.line, fault.stderr)
             if fault.fatal:
                 self.replaced.add(seat)
         except Exception as exc:
             self._report(seat, "error", f"the bot raised {type(exc).__name__}: {exc}")
 
-    def _report(self, seat: int, kind: str, detail: str, line: str | None = None) -> None:
-        fault = Fault(seat, self.bots[seat].name, kind, detail, line)
+    def _report(
+        self, seat: int, kind: str, detail: str, line: str | None = None, stderr: tuple[str, ...] = ()
+    ) -> None:
+        fault = Fault(seat, self.bots[seat].name, kind, detail, line, stderr)
         self.stats[seat].faults.append(fault)
         if self.on_fault is not None:
             self.on_fault(fault)

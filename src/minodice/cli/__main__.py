@@ -1,5 +1,5 @@
 """`python -m minodice.cli`: the `minodice` command."""
 
-from . import app
+from . import main
 
-app()
+main()

@@ -6,10 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
-
-from .. import record as records
 
 __all__ = ["bots", "explain", "register"]
 
@@ -33,15 +29,17 @@ def explain(
     seed: Annotated[int, typer.Option("--seed", help="The explaining bot's seed.")] = 0,
 ) -> None:
     """Show a search bot's decision: the expected score of every bid or die it could choose."""
+    from .. import record as records
     from ..bots import BotSpecError
     from ..bots.explain import explain_command
+    from ..codes import printable
 
     rec = None
     if record_file is not None:
         try:
             rec = records.load(record_file)
         except records.RecordError as exc:
-            typer.echo(f"{record_file}: {exc}", err=True)
+            typer.echo(printable(f"{record_file}: {exc}"), err=True)
             raise typer.Exit(2) from None
     try:
         explain_command(
@@ -49,21 +47,31 @@ def explain(
             seat=seat, spec=bot, seed=seed, bots=play_bots,
         )
     except (ValueError, BotSpecError) as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(printable(f"error: {exc}"), err=True)
         raise typer.Exit(2) from None
 
 
 def bots() -> None:
-    """List the built-in bots (use their names with --bot)."""
+    """List the built-in bots with their options and defaults (use them with --bot, --seat)."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
     from ..bots import BUILTIN
 
-    table = Table(title="Bots", show_header=True)
-    table.add_column("spec")
+    table = Table(title="Bots", show_header=True, show_lines=True)
+    table.add_column("spec", no_wrap=True)
     table.add_column("plays")
-    for name, (_factory, blurb) in BUILTIN.items():
-        table.add_row(name, blurb)
-    table.add_row("cmd:PROGRAM ARGS", "an external program speaking minodice-bot/1 (see examples/README.md)")
+    for name in BUILTIN:
+        info = BUILTIN.info(name)
+        cell = Text(info.plays)
+        for option in info.options:
+            cell.append(f"\n{option}", style="bold")
+            cell.append(f"  {option.help}")
+        table.add_row(name, cell)
+    table.add_row("cmd:PROGRAM ARGS", "an external program speaking minodice-bot/1 (see docs/bot-protocol.md)")
     Console().print(table)
+    Console().print("Options go after a colon: --bot ismcts:sims=400,c=0.5 (no value shown: off).")
 
 
 def register(app: typer.Typer) -> None:

@@ -10,26 +10,17 @@ import json
 import math
 import time
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from ..analysis.odds import (
-    MAX_OPPONENTS,
-    MIN_OPPONENTS,
-    BidOdds,
-    DieValues,
-    WinChances,
-    bid_odds,
-    die_values,
-    simulate_hands,
-    win_chances,
-)
-from ..dice import BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die
+from ..analysis import MAX_OPPONENTS, MIN_OPPONENTS
+from ..dice import MAX_SEATS, MIN_SEATS
 from ..rules import RuleError, Rules
-from .options import DEFAULT_VALUES, choice_help
+from .options import DEFAULT_VALUES, choice_help, need
+
+if TYPE_CHECKING:  # the odds load numba: imported where the command runs, so `minodice --help` stays instant
+    from ..analysis.odds import BidOdds, DieValues, HandSample, WinChances
 
 __all__ = ["MIN_SAMPLES", "odds", "parse_opponents", "register"]
 
@@ -61,98 +52,6 @@ def parse_opponents(text: str) -> list[int]:
     return sorted(counts)
 
 
-def _pct(p: float) -> str:
-    return "—" if math.isnan(p) else f"{100 * p:.1f}%"
-
-
-def _win_table(tables: list[WinChances]) -> Table:
-    table = Table(title="Chance to win a trick with one die (exact; rolling position random)")
-    table.add_column("die (in bag)")
-    for t in tables:
-        table.add_column(f"vs {t.opponents}", justify="right")
-    for d in Die:
-        table.add_row(f"{d.value} ({BAG_COUNTS[d]})", *(_pct(t.chance[d]) for t in tables))
-    return table
-
-
-def _position_table(t: WinChances) -> Table:
-    players = t.opponents + 1
-    table = Table(title=f"By rolling position, {players} players (exact)")
-    table.add_column("die")
-    for i in range(players):
-        table.add_column("first" if i == 0 else "last" if i == players - 1 else f"#{i + 1}", justify="right")
-    for d in Die:
-        table.add_row(d.value, *(_pct(p) for p in t.by_position[d]))
-    return table
-
-
-def _bid_table(rows: list[BidOdds], players: int) -> Table:
-    hands = len(rows)
-    table = Table(
-        title=f"Greedy bids by hand size, {players} players (sampled: {rows[0].games:,} games, "
-        f"{rows[0].samples:,} bids per hand size)",
-        caption="cell: share of bids · share of those bids made; ± one standard error on 'made'",
-    )
-    table.add_column("dice")
-    for b in range(hands + 1):
-        table.add_column(f"bid {b}", justify="right")
-    table.add_column("made", justify="right")
-    for r in rows:
-        cells = []
-        for b in range(hands + 1):
-            if b > r.hand or r.share[b] == 0:
-                cells.append("")
-            else:
-                cells.append(f"{_pct(r.share[b])} · {_pct(r.made[b])}")
-        table.add_row(str(r.hand), *cells, f"{_pct(r.made_all)} ±{100 * r.made_all_se:.2f}")
-    return table
-
-
-def _value_table(rows: list[DieValues]) -> Table:
-    table = Table(
-        title=f"Tricks one die is worth, by hand size (sampled: {rows[0].samples:,} hands per size; greedy play)",
-        caption="least squares of tricks won on the dice held; ± one standard error",
-    )
-    table.add_column("die")
-    for r in rows:
-        table.add_column(f"{r.hand}", justify="right")
-    for d in Die:
-        table.add_row(
-            d.value,
-            *(f"{r.value[d]:.3f} ±{r.se[d]:.3f}" if d in r.value else "—" for r in rows),
-        )
-    return table
-
-
-def _plot(path: Path, tables: list[WinChances], bids: list[BidOdds], players: int) -> None:
-    """Bars of win chance per kind per opponent count, and of bids made per hand size."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4.8))
-    kinds = list(Die)
-    width = 0.8 / max(len(tables), 1)
-    for i, t in enumerate(tables):
-        xs = [j + (i - (len(tables) - 1) / 2) * width for j in range(len(kinds))]
-        ax1.bar(xs, [t.chance[d] for d in kinds], width, label=f"{t.opponents} opponents")
-    ax1.set_xticks(range(len(kinds)), [d.value for d in kinds])
-    ax1.set_ylabel("chance to win the trick")
-    ax1.set_title("One die vs random dice from the bag (exact)")
-    ax1.legend()
-    ax2.bar(
-        [r.hand for r in bids], [r.made_all for r in bids], yerr=[r.made_all_se for r in bids], color="tab:green"
-    )
-    ax2.set_xlabel("dice in the hand")
-    ax2.set_ylabel("share of greedy bids made")
-    ax2.set_ylim(0, 1)
-    ax2.set_title(f"Greedy bids made, {players} players (sampled, {bids[0].games:,} games)")
-    fig.tight_layout()
-    fig.savefig(path, format="png", dpi=100)
-    plt.close(fig)
-
-
 def odds(
     players: Annotated[int, typer.Option("--players", "-p", help="Players at the table (3 to 6).")] = 4,
     opponents: Annotated[
@@ -171,41 +70,74 @@ def odds(
     ] = DEFAULT_VALUES["scoring"],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="Also draw the odds into this PNG file.")] = None,
+    progress: Annotated[bool | None, typer.Option(
+        "--progress/--no-progress", help="Show progress on stderr while sampling [default: when stderr is a terminal].",
+        show_default=False)] = None,
 ) -> None:
-    """The odds players ask about: a die's chance to win a trick, how often good bids are made, what a die is worth."""
+    """The odds players ask about: a die's chance to win a trick, how often good bids are made, what a die is worth.
+
+    Every table says whether it is exact or sampled and explains its cells below it; the tables fit 80 columns.
+    """
     if not MIN_SEATS <= players <= MAX_SEATS:
         _usage(f"--players must be from {MIN_SEATS} to {MAX_SEATS}, not {players}")
     if samples < MIN_SAMPLES:
         _usage(f"--samples must be at least {MIN_SAMPLES:,} games, not {samples}")
     if plot is not None and plot.suffix.lower() != ".png":
         _usage(f"--plot writes a PNG file: give a name ending in .png, not {str(plot)!r}")
+    if plot is not None:
+        need("plots", "matplotlib")
     try:
         counts = parse_opponents(opponents)
         rules = Rules(scoring=scoring, all_specials=all_specials, all_flags=all_flags)
     except (ValueError, RuleError) as exc:
         _usage(str(exc))
+    from ..analysis.odds import bid_odds, die_values, win_chances
+
     started = time.perf_counter()
     tables = [win_chances(k, rules) for k in counts]
     position = win_chances(players - 1, rules)
     exact_seconds = time.perf_counter() - started
-    sample = simulate_hands(players, samples, seed, rules)
+    sample = _sample(players, samples, seed, rules, progress)
     bids, values = bid_odds(sample), die_values(sample)
     sampled_seconds = time.perf_counter() - started - exact_seconds
     if plot is not None:
         try:
-            _plot(plot, tables, bids, players)
+            from ..tui.odds import plot_odds
+
+            plot_odds(plot, tables, bids, players)
         except OSError as exc:
             _usage(f"cannot write {str(plot)!r}: {exc.strerror or exc}")
     if as_json:
         typer.echo(json.dumps(_as_json(players, rules, tables, position, bids, values, samples, seed)))
         return
-    console = Console() if Console().is_terminal else Console(width=140)
-    for table in (_win_table(tables), _position_table(position), _bid_table(bids, players), _value_table(values)):
+    from rich.console import Console
+
+    from ..tui.odds import odds_tables
+
+    console = Console()
+    for table in odds_tables(tables, position, bids, values, players):
         console.print(table)
+        console.print()
     console.print(
         f"exact tables: {exact_seconds:.1f} s; sampled tables: {samples:,} games, seed {seed}, {sampled_seconds:.1f} s"
         + (f"; plot written to {plot}" if plot is not None else "")
     )
+
+
+def _sample(players: int, games: int, seed: int, rules: Rules, show: bool | None) -> HandSample:
+    """`simulate_hands`, with a progress bar on stderr if `show` (None: when stderr is a terminal)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TimeRemainingColumn
+
+    from ..analysis.odds import simulate_hands
+
+    err = Console(stderr=True)
+    if not (err.is_terminal if show is None else show):
+        return simulate_hands(players, games, seed, rules)
+    columns = (SpinnerColumn(), "{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=err.is_terminal) as bar:
+        task = bar.add_task(f"sampling games ({players} players)", total=games)
+        return simulate_hands(players, games, seed, rules, progress=lambda done: bar.update(task, completed=done))
 
 
 def _as_json(
@@ -220,7 +152,7 @@ def _as_json(
 ) -> dict[str, object]:
     """Everything `odds` shows, as one JSON-ready object (NaN becomes null)."""
 
-    def clean(x: object) -> object:
+    def clean(x: Any) -> Any:  # JSON in, JSON out
         if isinstance(x, float) and math.isnan(x):
             return None
         if isinstance(x, dict):
@@ -229,7 +161,7 @@ def _as_json(
             return [clean(v) for v in x]
         return x
 
-    return clean(  # type: ignore[return-value]
+    return clean(
         {
             "players": players,
             "rules": rules.to_dict(),

@@ -1,21 +1,24 @@
-"""Typer choices for the rule options, derived from `rules.RULE_OPTIONS` (never typed again here)."""
+"""What the commands share: Typer choices for the rule options, derived from `rules.RULE_OPTIONS` (never
+typed again here), and `need`, the one way a command asks for an optional part of the install."""
 
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
+from ..extras import MissingExtra, require
 from ..rules import RULE_OPTIONS, Rules
 
-__all__ = ["DEFAULTS", "DEFAULT_VALUES", "AllFlags", "AllFlagsOption", "AllSpecials", "AllSpecialsOption", "HandStart", "HandStartOption", "Scoring", "ScoringOption", "choice_help", "choices", "default", "help_for", "rules_from"]
+__all__ = ["DEFAULTS", "DEFAULT_VALUES", "AllFlags", "AllFlagsOption", "AllSpecials", "AllSpecialsOption", "HandStart", "HandStartOption", "Scoring", "ScoringOption", "choice_help", "choices", "default", "help_for", "need", "rules_from", "split_list"]
 
 
 def choices(option: str) -> type[Enum]:
     """An Enum of `option`'s allowed values (Typer shows them as the option's choices)."""
     name = "".join(part.title() for part in option.split("_"))
-    return Enum(name, {v: v for v in RULE_OPTIONS[option][0]}, type=str)  # type: ignore[return-value]
+    # The functional API makes a class; typeshed types the call as returning a member.
+    return cast("type[Enum]", Enum(name, {v: v for v in RULE_OPTIONS[option][0]}, type=str))
 
 
 def default(choice: type[Enum]) -> Enum:
@@ -37,10 +40,16 @@ def choice_help(option: str) -> str:
 #: Each rule option's default value as text.
 DEFAULT_VALUES: dict[str, str] = {option: values[0] for option, (values, _help) in RULE_OPTIONS.items()}
 
-Scoring = choices("scoring")
-AllSpecials = choices("all_specials")
-AllFlags = choices("all_flags")
-HandStart = choices("hand_start")
+if TYPE_CHECKING:  # built at run time: to a type checker, each choice is just an Enum
+    Scoring = Enum
+    AllSpecials = Enum
+    AllFlags = Enum
+    HandStart = Enum
+else:
+    Scoring = choices("scoring")
+    AllSpecials = choices("all_specials")
+    AllFlags = choices("all_flags")
+    HandStart = choices("hand_start")
 #: Each rule option's default, as a member of its choice Enum.
 DEFAULTS: dict[str, Enum] = {
     option: default(choice)
@@ -48,12 +57,28 @@ DEFAULTS: dict[str, Enum] = {
 }
 
 #: Typer options for the four rule options, with the rules' own help (use with `DEFAULTS[...]`).
-ScoringOption = Annotated[Scoring, typer.Option(help=help_for("scoring"))]  # type: ignore[valid-type]
-AllSpecialsOption = Annotated[AllSpecials, typer.Option(help=help_for("all_specials"))]  # type: ignore[valid-type]
-AllFlagsOption = Annotated[AllFlags, typer.Option(help=help_for("all_flags"))]  # type: ignore[valid-type]
-HandStartOption = Annotated[HandStart, typer.Option(help=help_for("hand_start"))]  # type: ignore[valid-type]
+ScoringOption = Annotated[Scoring, typer.Option(help=help_for("scoring"))]
+AllSpecialsOption = Annotated[AllSpecials, typer.Option(help=help_for("all_specials"))]
+AllFlagsOption = Annotated[AllFlags, typer.Option(help=help_for("all_flags"))]
+HandStartOption = Annotated[HandStart, typer.Option(help=help_for("hand_start"))]
 
 
 def rules_from(*values: Enum | str) -> Rules:
     """`Rules` from the chosen values, in `RULE_OPTIONS` order (scoring, all_specials, all_flags, hand_start)."""
-    return Rules(**{k: getattr(v, "value", v) for k, v in zip(RULE_OPTIONS, values)})
+    return Rules(**{k: v.value if isinstance(v, Enum) else v for k, v in zip(RULE_OPTIONS, values)})
+
+
+def need(extra: str, *modules: str) -> None:
+    """Exit with status 2 and one line naming the pip extra to install unless `modules` are installed."""
+    try:
+        require(extra, *modules)
+    except MissingExtra as exc:
+        typer.echo(f"minodice: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def split_list(values: list[str] | None) -> list[str] | None:
+    """A repeatable option taken both ways, `-p Ana,Ben -p Cy`: the items, trimmed (None if none given)."""
+    if not values:
+        return None
+    return [item.strip() for value in values for item in value.split(",")]

@@ -19,13 +19,15 @@ def play(
         typer.Option(
             "--bot",
             "-b",
-            help=f"A bot for one other seat (repeat: 2 to 5 times). Built-in: {', '.join(BUILTIN)}; "
+            help=f"A bot for one other seat (repeat: 2 to 5 times). Built-in, with their options' defaults: {BUILTIN.summary()}; "
             "or cmd:PROGRAM for an external bot (see `minodice bots`). Default: three greedy.",
         ),
     ] = None,
     name: Annotated[str, typer.Option("--name", "-n", help="Your name at the table.")] = "You",
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed for dice and bots: same seed, same game.")
+        int | None,
+        typer.Option("--seed", help="Seed for dice and bots: same seed, same game. A game saved by play "
+                     "resumes with its own seed (a different --seed is refused)."),
     ] = None,
     seat: Annotated[
         int, typer.Option("--seat", help="Your seat (0 = start player of hand 1).", min=0, max=5)
@@ -38,11 +40,17 @@ def play(
         Path | None, typer.Option("--save", help="Save the game record here after every move.")
     ] = None,
     resume: Annotated[
-        Path | None, typer.Option("--resume", help="Resume a game saved with --save.")
+        Path | None,
+        typer.Option("--resume", help="Resume a saved game (--save, quit or Ctrl-C): the same dice "
+                     "and bots' choices as if it had never stopped."),
     ] = None,
     timeout: Annotated[
         float, typer.Option(help="Seconds an external bot has per decision.", min=0.1)
     ] = 10.0,
+    trust_bots: Annotated[
+        bool, typer.Option("--trust-bots", help="With --resume: start the external programs (cmd: bots) the "
+                           "save file names. Without it such a file is refused: a file can name any program.")
+    ] = False,
 ) -> None:
     """Play a game in the terminal against bots."""
     from ..tui.session import PlaySettings, run
@@ -56,6 +64,7 @@ def play(
         save=save,
         resume=resume,
         timeout=timeout,
+        trust_bots=trust_bots,
     )
     raise typer.Exit(run(settings))
 

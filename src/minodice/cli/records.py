@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from .. import record as records
+if TYPE_CHECKING:  # rich and the engine load when a command runs, not for `minodice --help`
+    from rich.table import Table
 
 __all__ = ["register", "replay", "score_sheet", "verify"]
 
@@ -21,20 +20,24 @@ def verify(
     """Check game records: prints `FILE: ok` or the first fault of each.
 
     Exit status: 0 all valid; 1 some record is invalid; 2 some file is not a readable minodice/1 record.
+    Every line is one file's: names and paths are printed with control characters escaped.
     """
+    from .. import record as records
+    from ..codes import printable
+
     status = 0
     for path in files:
         try:
             rec = records.load(path)
         except records.RecordError as exc:
-            typer.echo(f"{path}: {exc}")
+            typer.echo(printable(f"{path}: {exc}"))
             status = 2
             continue
         fault = records.check(rec)
         if fault is None:
-            typer.echo(f"{path}: ok")
+            typer.echo(printable(f"{path}: ok"))
         else:
-            typer.echo(f"{path}: {fault}")
+            typer.echo(printable(f"{path}: {fault}"))
             status = max(status, 1)
     raise typer.Exit(status)
 
@@ -46,31 +49,59 @@ def replay(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the filled-in record instead.")] = False,
 ) -> None:
-    """Show a record's hand-by-hand score sheet (and optionally fill in its derived fields)."""
+    """Show a record's hand-by-hand score sheet (and optionally fill in its derived fields).
+
+    Exit status: 0 done; 1 the record is invalid; 2 the file is not a readable minodice/1 record
+    (or, with --write, cannot be written).
+    """
+    from rich.console import Console
+    from rich.markup import escape
+
+    from .. import record as records
+    from ..codes import printable
+
     console = Console()
     try:
         rec = records.load(file)
     except records.RecordError as exc:
-        typer.echo(f"{file}: {exc}", err=True)
+        typer.echo(printable(f"{file}: {exc}"), err=True)
         raise typer.Exit(2) from None
     fault = records.check(rec)
     if fault is not None:
-        typer.echo(f"{file}: {fault}", err=True)
+        typer.echo(printable(f"{file}: {fault}"), err=True)
         raise typer.Exit(1)
     filled = records.fill(rec)
     if write:
-        records.save(filled, file)
+        try:
+            records.save(filled, file)
+        except OSError as exc:
+            typer.echo(printable(f"{file}: cannot write the file: {exc.strerror or exc}"), err=True)
+            raise typer.Exit(2) from None
     if as_json:
-        typer.echo(json.dumps(filled, ensure_ascii=False, indent=1))
+        typer.echo(_json_text(filled))
         return
     console.print(score_sheet(filled))
     if write:
-        console.print(f"[green]wrote the derived fields to {file}[/]")
+        console.print(f"[green]wrote the derived fields to {escape(printable(str(file)))}[/]")
+
+
+def _json_text(rec: dict) -> str:
+    """A record as indented JSON; in ASCII escapes if a string holds a character a terminal acts on."""
+    from ..codes import printable
+
+    compact = json.dumps(rec, ensure_ascii=False)
+    return json.dumps(rec, ensure_ascii=printable(compact) != compact, indent=1)
 
 
 def score_sheet(rec: dict) -> Table:
     """A rich table: one row per hand (bid/won and points per seat), totals at the foot."""
-    names = [s["name"] for s in rec["seats"]]
+    from rich.markup import escape
+    from rich.table import Table
+
+    from .. import record as records
+    from ..codes import printable
+
+    names = [escape(printable(s["name"])) for s in rec["seats"]]
     rows = records.summary(rec)
     table = Table(title="Score sheet", show_footer=True)
     table.add_column("hand", footer="total", justify="right")

@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from .options import need
+
 __all__ = ["register", "serve"]
 
 
@@ -25,6 +27,7 @@ def serve(
     workers: Annotated[int, typer.Option(help="Threads the bots think in.", min=1)] = 4,
 ) -> None:
     """Play in the browser: start the web server (lobby, tables, bots; games saved to --db)."""
+    need("server", "fastapi", "uvicorn", "sqlalchemy", "alembic", "pydantic")
     from ..server.serve import run
 
     run(host=host, port=port, db=db, turn_timeout=turn_timeout, bot_delay=bot_delay,

@@ -15,12 +15,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
-from rich.console import Console
 
+from ..bots import BUILTIN
 from ..dice import MAX_SEATS, MIN_SEATS
-from .options import DEFAULTS, AllFlagsOption, AllSpecialsOption, HandStartOption, ScoringOption, rules_from
+from .options import (
+    DEFAULTS,
+    AllFlagsOption,
+    AllSpecialsOption,
+    HandStartOption,
+    ScoringOption,
+    need,
+    rules_from,
+)
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from ..rules import Rules
     from ..tournament.config import TournamentConfig
     from ..tournament.run import Outcome
@@ -35,13 +45,17 @@ class Backend(str, Enum):
 
 def _console() -> Console:
     """The console for reports: the terminal's width, or 120 columns when piped (tables stay whole)."""
+    from rich.console import Console
+
     out = Console()
     return out if out.is_terminal else Console(width=max(out.width, 120))
 
 
 def _usage(command: str, message: str) -> NoReturn:
     """Print a usage error in words and exit with status 2."""
-    typer.echo(f"minodice {command}: {message}", err=True)
+    from ..codes import printable
+
+    typer.echo(f"minodice {command}: {printable(message)}", err=True)
     raise typer.Exit(2)
 
 
@@ -51,8 +65,8 @@ def tournament(
         typer.Option(
             "--seat",
             "-s",
-            help="An entrant, one per seat (3 to 6): greedy, random, another built-in bot "
-            "(see `minodice bots`), or 'cmd:PROGRAM ARGS' for an external bot.",
+            help=f"An entrant, one per seat (3 to 6): a built-in bot ({', '.join(BUILTIN)}; options and "
+            "defaults: `minodice bots`), or 'cmd:PROGRAM ARGS' for an external bot.",
             show_default=False,
         ),
     ] = None,
@@ -122,7 +136,10 @@ def _check_options(specs: list[str], jobs: int, backend: Backend, address: str |
         _usage("tournament", f"--jobs must be at least 1, not {jobs}")
     if address and backend is not Backend.ray:
         _usage("tournament", "--address joins a Ray cluster: use it with --backend ray")
+    if backend is Backend.ray:
+        need("ray", "ray")
     if plot is not None:
+        need("plots", "matplotlib")
         from matplotlib.backend_bases import FigureCanvasBase
 
         kinds = FigureCanvasBase.get_supported_filetypes()
@@ -156,6 +173,7 @@ def _run(
     config: TournamentConfig, *, jobs: int, backend: Backend, address: str | None, records: Path | None, quiet: bool
 ) -> Outcome:
     """Play the tournament with a progress bar on a terminal; exit 1 on a failure while running, 130 on Ctrl-C."""
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..tournament.config import TournamentError
@@ -193,6 +211,8 @@ def _report(
     records: Path | None, plot: Path | None,
 ) -> None:
     """Print the results (a table, or JSON), the timing line unless quiet, and draw the plot if asked."""
+    from rich.console import Console
+
     from ..tournament.report import plot as draw_plot
     from ..tournament.report import render, to_json
 

@@ -24,7 +24,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
+
+from ..extras import require
+
+require("rl", "gymnasium")  # a missing library is named with its extra
 
 import gymnasium as gym
 import numpy as np
@@ -42,7 +46,7 @@ __all__ = ["ENV_ID", "SoloEnv"]
 ENV_ID = "minodice/Solo-v0"
 
 
-class SoloEnv(gym.Env[np.ndarray, int]):
+class SoloEnv(gym.Env[np.ndarray, int | np.integer]):  # Discrete samples NumPy ints
     """One learning seat against bots.
 
     `opponents`: bot specs, one per other seat (2 to 5; default three greedy
@@ -55,7 +59,7 @@ class SoloEnv(gym.Env[np.ndarray, int]):
     checker step unmasked random actions and need this).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - an instance attribute in gymnasium.Env
 
     def __init__(
         self,
@@ -113,7 +117,7 @@ class SoloEnv(gym.Env[np.ndarray, int]):
         self._play_bots()  # every seat bids each hand: no hand ends before the agent's first turn
         return self._observe(), self._info()
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Take `action` (an id of `encoding`), then let the bots play up to the agent's next turn."""
         table = self._table()
         if table.over or self._ended_illegally:

@@ -43,6 +43,10 @@ import random
 from collections import Counter
 from typing import Any
 
+from ..extras import require
+
+require("rl", "pyspiel")  # a missing library is named with its extra
+
 import numpy as np
 import pyspiel
 
@@ -198,7 +202,7 @@ class MinoDiceState(pyspiel.State):
         game = self._core.game
         if game.phase is Phase.BID:
             return list(range(game.hand + 1))
-        return sorted(E.NUM_BIDS + a.die.index for a in game.legal_actions(player))  # type: ignore[union-attr]
+        return sorted(E.NUM_BIDS + a.die.index for a in game.legal_rolls(player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Outcomes and probabilities of the chance node: a die drawn, or a face landed."""
@@ -280,8 +284,9 @@ class MinoDiceState(pyspiel.State):
                 parts.append(f"placed:{placed}" + (f" own:{own}" if own is not None else ""))
             for t in h.tricks:
                 parts.append("t:" + " ".join(f"{s}{d.value}={f.value}" for s, d, f in t.rolls))
-        if game.phase is Phase.LAND:
-            parts.append(f"rolling:{game.turn}{game.rolling.value}")  # type: ignore[union-attr]
+        rolling = game.rolling  # set exactly while the phase is LAND
+        if rolling is not None:
+            parts.append(f"rolling:{game.turn}{rolling.value}")
         if self._core.draws and private:
             each = game.hand + 1
             mine = self._core.draws[player * each : (player + 1) * each]

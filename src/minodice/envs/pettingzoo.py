@@ -23,6 +23,10 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..extras import require
+
+require("rl", "pettingzoo", "gymnasium")  # a missing library is named with its extra
+
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle

@@ -100,7 +100,7 @@ class Table:
         game = self.game
         if game.phase is Phase.BID:
             return list(range(game.hand + 1))
-        return sorted(E.NUM_BIDS + a.die.index for a in game.legal_actions(seat))  # type: ignore[union-attr]
+        return sorted(E.NUM_BIDS + a.die.index for a in game.legal_rolls(seat))
 
     def observation(self, seat: int) -> np.ndarray:
         """`seat`'s observation vector (`encoding.encode`)."""

@@ -6,12 +6,17 @@ the protocol the web client speaks.
 
 from __future__ import annotations
 
+from ..extras import require
+
+# The server's libraries come with `pip install 'minodice[server]'`: without them, say so in words.
+require("server", "fastapi", "uvicorn", "sqlalchemy", "alembic", "pydantic")
+
 from .settings import Settings
 
 __all__ = ["Settings", "create_app"]
 
 
-def create_app(settings: Settings | None = None):  # type: ignore[no-untyped-def]
+def create_app(settings: Settings | None = None):
     """The FastAPI application (imported lazily so `import minodice.server` stays light)."""
     from .app import create_app as _create
 

@@ -105,7 +105,7 @@ class PingMsg(Strict):
 
 
 ClientMessage = Hello | BidMsg | RollMsg | SyncMsg | PingMsg
-_BY_TYPE: dict[str, type[Strict]] = {
+_BY_TYPE: dict[str, type[ClientMessage]] = {
     "hello": Hello, "bid": BidMsg, "roll": RollMsg, "sync": SyncMsg, "ping": PingMsg,
 }
 _ADAPTERS = {k: TypeAdapter(v) for k, v in _BY_TYPE.items()}

@@ -91,7 +91,7 @@ class SheetBody(Strict):
 
 
 class TrickRules(Strict):
-    """The house rules a trick is judged by (RULES.md defaults when left out)."""
+    """The house rules a trick is judged by (the defaults of docs/rules.md when left out)."""
 
     all_specials: str = Field("mermaid", max_length=20)
     all_flags: str = Field("first", max_length=20)

@@ -139,11 +139,9 @@ def migrate(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
-def _aware(value: dt.datetime | None) -> dt.datetime | None:
+def _aware(value: dt.datetime) -> dt.datetime:
     """SQLite drops the timezone: read naive timestamps back as UTC."""
-    if value is not None and value.tzinfo is None:
-        return value.replace(tzinfo=dt.UTC)
-    return value
+    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value
 
 
 class Store:
@@ -259,8 +257,9 @@ class Store:
             first_start=row.first_start, host_hash=row.host_hash, host_seat=row.host_seat,
             players=[StoredSeat(p.seat, p.kind, p.name, p.bot, p.token_hash) for p in seats],
             actions=acts, rematch_of=row.rematch_of, rematch=row.rematch,
-            created=_aware(row.created), updated=_aware(row.updated),  # type: ignore[arg-type]
-            finished=_aware(row.finished), totals=json.loads(row.totals) if row.totals else None,
+            created=_aware(row.created), updated=_aware(row.updated),
+            finished=_aware(row.finished) if row.finished is not None else None,
+            totals=json.loads(row.totals) if row.totals else None,
             hints=bool(row.hints),
         )
 

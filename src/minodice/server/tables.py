@@ -388,12 +388,12 @@ class Table:
             die = die_named(value)
             if die is None:
                 raise IllegalAction("unknown_die", f"{value!r} is not a die", die=str(value))
-            action: Action = Roll(seat, die)
+            action: Bid | Roll = Roll(seat, die)
         else:
             action = Bid(seat, value)
         await self._apply(action)
 
-    async def _apply(self, action: Action, marker: tuple[Any, ...] | None = None) -> bool:
+    async def _apply(self, action: Bid | Roll, marker: tuple[Any, ...] | None = None) -> bool:
         """Apply, store, broadcast. With `marker` (a bot's), skip if the game moved meanwhile."""
         async with self.lock:
             game = self.game
@@ -503,10 +503,11 @@ class Table:
             if p.kind != "human" or self.autoplay[s]:
                 continue
             if self.conns[s] == 0 and s in acting:
-                if self.waiting[s] is None:
-                    self.waiting[s] = now
+                since = self.waiting[s]
+                if since is None:
+                    since = self.waiting[s] = now
                     changed = True
-                left = self.waiting[s] + timeout - now  # type: ignore[operator]
+                left = since + timeout - now
                 if left <= 0:
                     self.autoplay[s] = True
                     self.waiting[s] = None
@@ -527,8 +528,9 @@ class Table:
         bot = self.bots.get(key)
         if bot is None:
             bot = make_bot(key[1], seed=bot_seed(self.seed, seat) + f":{key[1]}")
-            with contextlib.suppress(Exception):
-                bot.start_game(self.game.setup_view(seat))
+            if self.game is not None:
+                with contextlib.suppress(Exception):
+                    bot.start_game(self.game.setup_view(seat))
             self.bots[key] = bot
         return bot
 
@@ -555,7 +557,7 @@ class Table:
                 what = "bid" if game.phase is Phase.BID else "roll"
                 view = game.observe(seat)
                 answer = await loop.run_in_executor(self.hub.pool, _decide, self._bot(seat), view, what)
-                action: Action = Bid(seat, answer) if what == "bid" else Roll(seat, answer)
+                action: Bid | Roll = Bid(seat, answer) if what == "bid" else Roll(seat, answer)
                 try:
                     await self._apply(action, marker)
                 except IllegalAction as exc:  # cannot happen for a legal answer; never stop the table

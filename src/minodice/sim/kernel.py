@@ -93,8 +93,8 @@ for _d, _fs in zip(Die, _DISTINCT):
 POP = np.array([bin(m).count("1") for m in range(128)], dtype=np.int64)
 KTH = np.full((128, 7), -1, dtype=np.int64)
 for _m in range(128):
-    for _i, _d in enumerate(d for d in range(7) if _m >> d & 1):
-        KTH[_m, _i] = _d
+    for _i, _k in enumerate(k for k in range(7) if _m >> k & 1):
+        KTH[_m, _i] = _k
 
 assert [f.index for f in Face][:8] == list(range(8)) and Face.FLAG.index == 0
 assert (Face.MINOTAUR.index, Face.GRIFFIN.index, Face.MERMAID.index) == (8, 9, 10)

@@ -301,13 +301,13 @@ def playout_values(
         if isinstance(c, Die):
             if game.phase is not _ROLL or game.turn != seat:
                 raise ValueError(f"seat {seat} is not the seat to roll")
-            if not any(a.die is c for a in game.legal_actions()):  # type: ignore[union-attr]
+            if not any(a.die is c for a in game.legal_rolls()):
                 raise ValueError(f"seat {seat} may not roll {c.value} now")
             scores = _run(game, n, seed, bids, policy, c.index, None)[0]
         else:
             if game.phase is not _BID:
                 raise ValueError("bid candidates need a game that is bidding")
-            over = list(bids) if bids is not None else [None] * game.seats
+            over: list[int | None] = list(bids) if bids is not None else [None] * game.seats
             over[seat] = int(c)
             scores = _run(game, n, seed, over, policy, -1, None)[0]
         out[i] = scores[:, seat].mean()

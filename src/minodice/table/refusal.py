@@ -49,6 +49,6 @@ class Refusal(ValueError):
 def rules_or_refusal(error: type[Refusal], **options: str) -> Rules:
     """`Rules(**options)`, or `error("bad_rule_value", {rule, value, choices})` for an option value the rules do not know."""
     try:
-        return Rules(**options)  # type: ignore[arg-type]
+        return Rules(**options)
     except RuleError as exc:
         raise error("bad_rule_value", {"rule": exc.option, "value": exc.value, "choices": ", ".join(exc.choices)}) from None

@@ -277,7 +277,7 @@ class ScoreSheet:
         players = data.get("players")
         if not isinstance(players, list):
             raise SheetError("players_not_list")
-        sheet = cls(players, data.get("scoring", "standard"))  # type: ignore[arg-type]
+        sheet = cls(players, data.get("scoring", "standard"))
         hands = data.get("hands", [])
         if not isinstance(hands, list):
             raise SheetError("hands_not_list")

@@ -28,12 +28,14 @@ from typing import Any
 
 from rich import box
 from rich.console import Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from ..bots import Bot, bot_seed, make_bot
 from ..bots.external import ExternalBot
-from ..bots.runner import Fault, Match
+from ..bots.runner import STDERR_SHOWN, Fault, Match
+from ..codes import printable
 from ..dice import BAG, Die, Face
 from ..game import Game
 from ..rules import Rules, places
@@ -166,13 +168,15 @@ class _ProbeBot(TimedBot):
 
 @dataclass(frozen=True)
 class FaultEntry:
-    """A fault, where it happened: game (from 1) and hand."""
+    """A fault, where it happened: game (from 1) and hand; `stderr`: the program's last stderr
+    lines when it timed out or exited."""
 
     game: int
     hand: int
     kind: str
     message: str
     line: str | None
+    stderr: tuple[str, ...] = ()
 
 
 @dataclass
@@ -234,7 +238,8 @@ class CheckReport:
 def check_bot(spec: str, *, games: int | None = None, timeout: float = 10.0, seed: int = 0) -> CheckReport:
     """Play the check's games with the bot `spec` and judge it (BotCheckError: cannot run)."""
     games = _games_to_play(spec, games, timeout)
-    bot = make_bot(spec, seed=bot_seed(f"bot-check:{seed}", 0), timeout=timeout)
+    # No stderr log file: the report shows the program's last stderr lines with each fault.
+    bot = make_bot(spec, seed=bot_seed(f"bot-check:{seed}", 0), timeout=timeout, keep_log=False)
     external = isinstance(bot, ExternalBot)
     program_name = bot.name
     # A name no hello can give (names are stripped): still there after hello = no name given.
@@ -270,7 +275,7 @@ def check_bot(spec: str, *, games: int | None = None, timeout: float = 10.0, see
         faults=faults,
         times=list(probe.times),
         met=met,
-        starts=bot.starts if external else None,
+        starts=bot.starts if isinstance(bot, ExternalBot) else None,
         reasons=[],
     )
     report.reasons.extend(_reasons(report))
@@ -311,7 +316,7 @@ def _set_up(
     bots[plan.seat] = probe
 
     def on_fault(fault: Fault) -> None:
-        faults.append(FaultEntry(number, game.hand, fault.kind, fault.detail, fault.line))
+        faults.append(FaultEntry(number, game.hand, fault.kind, fault.detail, fault.line, fault.stderr))
 
     return game, Match(game, bots, on_fault=on_fault)
 
@@ -375,7 +380,10 @@ def to_json(report: CheckReport) -> dict[str, Any]:
         "decisions": len(report.times),
         "decision_ms": {k: round(v, 3) for k, v in times.items()},
         "faults": [
-            {"game": f.game, "hand": f.hand, "kind": f.kind, "message": f.message, "line": f.line}
+            {
+                "game": f.game, "hand": f.hand, "kind": f.kind, "message": f.message, "line": f.line,
+                "stderr": list(f.stderr),
+            }
             for f in report.faults
         ],
         "met": report.met,
@@ -405,10 +413,10 @@ def render(report: CheckReport) -> Group:
     """The report for the terminal."""
     parts: list[Any] = []
     head = Text()
-    head.append(f"bot-check {report.spec}\n", style="bold")
-    head.append(f"name: {report.name}")
+    head.append(f"bot-check {printable(report.spec)}\n", style="bold")
+    head.append(f"name: {printable(report.name)}")
     if report.author:
-        head.append(f" (by {report.author})")
+        head.append(f" (by {printable(report.author)})")
     hello = {"named": "answered with a name", "no name": "answered without a name",
              "no answer": "no answer (see the faults)"}.get(report.hello)
     if hello is not None:
@@ -420,7 +428,7 @@ def render(report: CheckReport) -> Group:
         table.add_column(column, justify="right" if column in ("#", "seats", "bot seat", "score", "place", "faults") else "left")
     for g in report.games:
         table.add_row(
-            str(g.number), str(g.seats), str(g.seat), g.about, ", ".join(g.opponents),
+            str(g.number), str(g.seats), str(g.seat), g.about, escape(printable(", ".join(g.opponents))),
             str(g.totals[g.seat]), f"{g.place} of {g.seats}",
             Text(str(g.faults), style="bold red" if g.faults else ""),
         )
@@ -437,12 +445,14 @@ def render(report: CheckReport) -> Group:
         info.append(f"faults ({len(report.faults)}):\n", style="bold red")
         for f in report.faults[:SHOWN_FAULTS]:
             first, *more = f.message.splitlines()
-            info.append(f"  game {f.game}, hand {f.hand}: {f.kind}: {first}")
+            info.append(f"  game {f.game}, hand {f.hand}: {f.kind}: {printable(first)}")
             if f.line is not None:
                 info.append(f" — sent {f.line[:120]!r}")
             info.append("\n")
-            for extra in more[-5:]:  # the end of the program's stderr, say
-                info.append(f"      {extra}\n", style="dim")
+            for extra in more:
+                info.append(f"      {printable(extra)}\n")
+            for extra in f.stderr[-STDERR_SHOWN:]:  # why it timed out or exited, often
+                info.append(f"      stderr| {printable(extra)}\n", style="dim")
         if len(report.faults) > SHOWN_FAULTS:
             info.append(f"  … and {len(report.faults) - SHOWN_FAULTS} more (see --json)\n")
     parts.append(info)

@@ -44,10 +44,14 @@ class TimedBot(Bot):
         #: Seconds taken by each decision, in order.
         self.times: list[float] = []
 
-    @property  # type: ignore[override]
+    @property
     def name(self) -> str:
         """The wrapped bot's name (an external program may rename itself in its hello)."""
         return self.bot.name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self.bot.name = value
 
     def start_game(self, view: View) -> None:
         self.bot.start_game(view)
@@ -93,7 +97,8 @@ class SeatResult:
     fault_count: int = 0
     #: Faults by kind, as (kind, count) pairs.
     fault_kinds: tuple[tuple[str, int], ...] = ()
-    #: The first few faults, as (kind, message).
+    #: The first few faults, as (kind, message); a message's lines after the first are the
+    #: program's last stderr lines (`Fault.report`).
     faults: tuple[tuple[str, str], ...] = ()
 
 
@@ -145,7 +150,8 @@ class Worker:
         kept = self._kept.get(entrant)
         if kept is not None:
             return kept
-        bot = make_bot(self.config.entrants[entrant].spec, seed=seed, timeout=self.config.timeout)
+        # No stderr log files (one per game would pile up): the faults carry the last lines.
+        bot = make_bot(self.config.entrants[entrant].spec, seed=seed, timeout=self.config.timeout, keep_log=False)
         if isinstance(bot, ExternalBot):
             self._kept[entrant] = bot
         return bot
@@ -182,7 +188,7 @@ class Worker:
                     max_seconds=max(bots[s].times, default=0.0),
                     fault_count=len(stats.faults),
                     fault_kinds=tuple(sorted(Counter(f.kind for f in stats.faults).items())),
-                    faults=tuple((f.kind, str(f)) for f in stats.faults[:MAX_FAULT_MESSAGES]),
+                    faults=tuple((f.kind, f.report()) for f in stats.faults[:MAX_FAULT_MESSAGES]),
                 )
             )
         record = None

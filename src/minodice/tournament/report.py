@@ -12,9 +12,11 @@ from typing import Any
 
 from rich import box
 from rich.console import Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from ..codes import printable
 from .stats import EntrantStats, Summary
 
 __all__ = ["TIMING_FIELDS", "faults_text", "pairs_table", "plot", "render", "results_table", "to_json"]
@@ -89,7 +91,7 @@ def results_table(summary: Summary) -> Table:
     mode = "duplicate" if summary.duplicate else "independent games"
     rules = ", ".join(f"{k} {v}" for k, v in summary.rules.items())
     specs = "; ".join(
-        f"{e.name} = {e.spec}" for e in summary.entrants if e.spec != e.name.partition("#")[0]
+        f"{_plain(e.name)} = {_plain(e.spec)}" for e in summary.entrants if e.spec != e.name.partition("#")[0]
     )
     table = Table(
         title=f"Tournament: {summary.games} games, {summary.deals} deals ({mode}), seed {summary.seed}",
@@ -109,7 +111,7 @@ def results_table(summary: Summary) -> Table:
         table.add_column(header, justify="left" if header == "entrant" else "right", no_wrap=True)
     for e in _ranked(summary):
         table.add_row(
-            e.name,
+            _plain(e.name),
             str(e.games),
             f"{e.mean_score:+.1f}",
             "–" if e.ci95 is None else f"{(e.ci95[1] - e.ci95[0]) / 2:.1f}",
@@ -137,7 +139,7 @@ def pairs_table(summary: Summary) -> Table:
     )
     table.add_column("")
     for e in ranked:
-        table.add_column(e.name, justify="right")
+        table.add_column(_plain(e.name), justify="right")
     for a in ranked:
         cells: list[Text | str] = []
         for b in ranked:
@@ -151,22 +153,31 @@ def pairs_table(summary: Summary) -> Table:
             elif p.ci95 is not None and p.ci95[1] < 0:
                 style = "red"
             cells.append(Text(_pm(p.mean_diff, p.ci95), style=style))
-        table.add_row(a.name, *cells)
+        table.add_row(_plain(a.name), *cells)
     return table
 
 
 def faults_text(summary: Summary) -> Text | None:
-    """The first fault messages of each entrant that had faults (None if nobody faulted)."""
+    """The first fault messages of each entrant that had faults, each with the program's last
+    stderr lines if it timed out or exited (None if nobody faulted)."""
     faulty = [e for e in summary.entrants if e.faults]
     if not faulty:
         return None
     text = Text()
     for e in faulty:
         kinds = ", ".join(f"{k} ×{n}" for k, n in e.fault_kinds.items())
-        text.append(f"{e.name}: {e.faults} faults ({kinds})\n", style="bold red")
+        text.append(f"{printable(e.name)}: {e.faults} faults ({kinds})\n", style="bold red")
         for message in e.first_faults:
-            text.append(f"  {message.splitlines()[0][:300]}\n")
+            first, *stderr = message.splitlines()
+            text.append(f"  {printable(first[:300])}\n")
+            for line in stderr:  # `Fault.report`: the program's last stderr lines
+                text.append(f"    {printable(line[:300])}\n", style="dim")
     return text
+
+
+def _plain(text: str) -> str:
+    """A name or spec as rich markup shows it: as typed, control characters escaped."""
+    return escape(printable(text))
 
 
 def render(summary: Summary) -> Group:

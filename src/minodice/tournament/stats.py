@@ -146,7 +146,7 @@ def ratings(entrants: int, results: Sequence[GameResult]) -> list[Rating]:
     current = [model.rating(name=str(i)) for i in range(entrants)]
     for game in sorted(results, key=lambda g: g.index):
         teams = [[current[seat.entrant]] for seat in game.seats]
-        rated = model.rate(teams, ranks=places(game.totals))
+        rated = model.rate(teams, ranks=[float(p) for p in places(game.totals)])
         for seat, team in zip(game.seats, rated):
             current[seat.entrant] = team[0]
     return [Rating(r.mu, r.sigma, r.ordinal()) for r in current]

@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..dice import Die
+from ..dice import Die, dice_called
 
 __all__ = ["COMMANDS", "Command", "Problem", "clean", "parse_bid", "parse_die"]
 
@@ -37,9 +37,6 @@ COMMANDS: dict[str, str] = {
     "exit": "quit",
     "q": "quit",
 }
-
-#: Other spellings of die names.
-_ALIASES: dict[str, Die] = {"grey": Die.GRAY, "violet": Die.PURPLE}
 
 #: Longest input echoed back in a message.
 _ECHO = 24
@@ -146,12 +143,7 @@ def _integer(text: str) -> int | None:
 
 
 def _die_by_name(text: str, held: Sequence[Die]) -> Die | Problem:
-    if text in _ALIASES:
-        return _ALIASES[text]
-    exact = [d for d in Die if d.value == text]
-    if exact:
-        return exact[0]
-    matches = [d for d in Die if d.value.startswith(text)]
+    matches = dice_called(text)  # the table tools read dice with the same parser
     if len(matches) > 1:
         mine = [d for d in matches if d in held]
         if len(mine) == 1:

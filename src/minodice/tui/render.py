@@ -21,8 +21,10 @@ from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from .. import rules as R
+from ..codes import printable
 from ..dice import Die, Face
 from ..events import (
     BidPlaced,
@@ -74,22 +76,24 @@ def help_text(rules: Rules) -> str:
     return f"""\
 [bold]Your moves[/]
   bid    type a whole number, e.g. [bold]1[/]
-  roll   type the die's name ([bold]red[/]), the start of it ([bold]re[/]), \
-or its number in the menu ([bold]1[/])
+  roll   type the die's name ([bold]red[/]), the start of it ([bold]re[/]),
+         or its number in the menu ([bold]1[/])
 [bold]Commands[/] (at any prompt)
   help   this text
-  sheet  the score sheet so far
-  hint   (or h) advice: each bid's expected score and trick odds (while bidding),
-         or each die's expected score for the hand (while rolling)
-  quit   leave the game (saved if you gave --save; resume with --resume)
-  Ctrl-C or Ctrl-D also leave, saving the game so you can resume it.
+  sheet  the score sheet so far (each cell: bid/won, points)
+  hint   (or h) advice: each bid's expected score and trick odds (while
+         bidding), or each die's expected score for the hand (while rolling)
+  quit   leave the game; it is saved (to --save, or minodice-save-SEED.json)
+         and the message says how to resume it (--resume)
+  Ctrl-C or Ctrl-D also leave, saving the game the same way.
 [bold]The game in short[/]
   Each hand you draw dice in secret, bid how many tricks you will win, then
-  everyone rolls one die per trick. The first number die rolled sets the lead
-  colour: while you hold that colour, roll it or a special die. Specials beat
-  numbers ({_trump_cycle()}); otherwise the highest
-  number wins; equal faces go to the later roll. A flag counts {Face.FLAG.number}.
-  Make your bid exactly: +{per_trick} per trick (a zero bid: +{per_die} per die in the hand)."""
+  everyone rolls one die per trick. The first number die rolled sets the
+  lead colour: while you hold that colour, roll it or a special die.
+  Specials beat numbers ({_trump_cycle()});
+  otherwise the highest number wins; equal faces go to the later roll.
+  A flag counts {Face.FLAG.number}. A bid made exactly scores
+  +{per_trick} per trick (a zero bid: +{per_die} per die in the hand)."""
 
 
 #: The help text under the default rules.
@@ -171,7 +175,7 @@ class Screen:
         self, console: Console, names: Sequence[str], me: int, rules: Rules, hands: int
     ) -> None:
         self.console = console
-        self.names = tuple(names)
+        self.names = tuple(printable(name) for name in names)  # as shown: control characters escaped
         self.me = me
         self.rules = rules
         self.hands = hands
@@ -241,8 +245,7 @@ class Screen:
             self.console.print(f"{self.who(event.seat)} has bid (hidden until everyone has bid).")
 
     def _bids_revealed(self, event: BidsRevealed, view: View) -> None:
-        shown = " · ".join(f"{self.who(s)} {b}" for s, b in enumerate(event.bids))
-        self.console.print(f"Bids revealed: {shown}")
+        self.flow("Bids revealed: ", [f"{self.who(s)} {b}" for s, b in enumerate(event.bids)])
         self.console.print(f"[dim]The bids add up to {sum(event.bids)} for {view.hand} "
                            f"{'trick' if view.hand == 1 else 'tricks'}.[/]")
 
@@ -265,13 +268,20 @@ class Screen:
         """Who won the trick and why, any bonus and why, then every seat's tricks against its bid."""
         state = _state(view, _trick(view, event.trick))
         why = state.reason.text() if state.reason is not None else ""
-        p = self.console.print
-        p(f"  ⇒ {self._verb(event.seat, 'win', 'wins')} trick {event.trick} "
-          f"with {face_text(event.face)}: {escape(why)}.")
+        self.hang("  ⇒", f"{self._verb(event.seat, 'win', 'wins')} trick {event.trick} "
+                        f"with {face_text(event.face)}: {escape(why)}.")
         if state.bonus_why is not None and not view.rules.landlubber:
-            p(f"    {self._verb(event.seat, 'earn', 'earns')} a [bold]bonus[/] — "
-              f"{escape(state.bonus_why.text())}.")
+            self.hang("   ", f"{self._verb(event.seat, 'earn', 'earns')} a [bold]bonus[/] — "
+                             f"{escape(state.bonus_why.text())}.")
         self.tally(view, through=event.trick)
+
+    def hang(self, lead: str, text: str) -> None:
+        """Print `lead` and `text`, the text's wrapped lines indented under its start (not at column 0)."""
+        grid = Table.grid(padding=(0, 1, 0, 0))
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        grid.add_row(lead, text)
+        self.console.print(grid)
 
     def _hand_scored(self, event: HandScored, view: View) -> None:
         self.hand_result(event, view.rules)
@@ -304,7 +314,8 @@ class Screen:
 
     def tally(self, view: View, *, through: int | None = None) -> None:
         """Tricks won against bids, for every seat (with `through`: in the view's first `through` tricks)."""
-        if None in view.bids:
+        bids = view.revealed_bids
+        if bids is None:
             return
         won = view.won
         if through is not None:
@@ -312,10 +323,30 @@ class Screen:
             won = tuple(winners.count(s) for s in range(view.seats))
         parts = []
         for s in range(view.seats):
-            bid = view.bids[s]
-            mark = "[green]✓[/]" if won[s] == bid else ("[red]✗[/]" if won[s] > bid else "")  # type: ignore[operator]
-            parts.append(f"{self.who(s)} {won[s]}/{bid}{mark}")
-        self.console.print("  [dim]won/bid:[/] " + " · ".join(parts))
+            bid = bids[s]
+            mark = "[green]✓[/]" if won[s] == bid else ("[red]✗[/]" if won[s] > bid else "")
+            parts.append(f"{self.who(s)} {bid}/{won[s]}{mark}")
+        self.flow("  [dim]bid/won:[/] ", parts)
+
+    def flow(self, head: str, parts: Sequence[str], sep: str = " · ") -> None:
+        """Print `head` then `parts` joined by `sep`, breaking lines between parts only (never inside one).
+
+        Continuation lines are indented under the first part, so a row of six
+        seats wraps as a block within the console's width instead of mid-name.
+        """
+        width = self.console.width
+        indent = Text.from_markup(head).cell_len
+        line, used = head, indent
+        tail = len(sep.rstrip())  # what ends a line that the next part continues
+        for i, part in enumerate(parts):
+            size = Text.from_markup(part).cell_len
+            room = width - (0 if i == len(parts) - 1 else tail)
+            if i and used + len(sep) + size > room:
+                self.console.print(line + sep.rstrip())
+                line, used = " " * indent + part, indent + size
+                continue
+            line, used = (line + sep + part, used + len(sep) + size) if i else (line + part, used + size)
+        self.console.print(line)
 
     # --- a hand's end, the sheet, the podium ----------------------------------------------
 
@@ -406,7 +437,7 @@ class Screen:
     def bid_menu(self, view: View) -> str:
         """Print what the bid is about; return the prompt."""
         legal = view.legal or (0,)
-        low, high = min(legal), max(legal)  # type: ignore[type-var]
+        low, high = min(legal), max(legal)
         p = self.console.print
         p()
         p(f"[bold]Your bid[/] · hand {view.hand} of {view.hands}: how many of the {view.hand} "
@@ -463,7 +494,7 @@ class Screen:
 
     def warn(self, message: str) -> None:
         """A warning line (a bot's fault, a save that failed)."""
-        self.console.print(f"[yellow]warning:[/] {escape(message)}")
+        self.console.print(f"[yellow]warning:[/] {escape(printable(message))}")
 
     def help(self) -> None:
         """The help text (for this table's rules)."""
@@ -471,11 +502,13 @@ class Screen:
 
     def hint(self, view: View) -> None:
         """Advice for the decision in `view`: the bid advisor while bidding, montecarlo's die values while rolling."""
+        if view.seat is None:
+            return  # a spectator has no decision to advise on
         if view.bidding:
             from ..analysis.advisor import advise
             from .advice import advice_table
 
-            position = (view.seat - view.start) % view.seats  # type: ignore[operator]
+            position = (view.seat - view.start) % view.seats
             advice = advise(view.dice, view.seats, position=position, rules=view.rules, seed=view.hand)
             self.console.print(advice_table(advice))
             self.console.print(f"[dim]Hint: bid {advice.best} (simulated, others playing greedy; "
@@ -486,7 +519,7 @@ class Screen:
         bot = MonteCarloBot(random.Random(view.hand))
         best = bot.roll(view)
         explanation = bot.last_explanation
-        lines = [f"  {c.choice.value:9s} {c.mean:+6.1f} ± {1.96 * c.stderr:.1f}" if c.n else f"  {c.choice.value}  (the only die you may roll: nothing to weigh)"
+        lines = [f"  {c.choice!s:9s} {c.mean:+6.1f} ± {1.96 * c.stderr:.1f}" if c.n else f"  {c.choice!s}  (the only die you may roll: nothing to weigh)"
                  for c in (explanation.choices if explanation else ())]
         self.console.print("Expected score of this hand for each die you may roll now:\n" + "\n".join(lines))
         self.console.print(f"[dim]Hint: roll {best.value} (montecarlo's choice).[/]")

@@ -4,6 +4,8 @@
 the bots act through `runner.Match`, prints what the person's seat may know
 (`Game.observe` and `Game.events_for` only) and asks for bids and dice until
 the game ends. Every refusal of a move is the engine's `IllegalAction` message.
+The save file also keeps the random streams (`streams`), so a resumed game
+rolls the dice and makes the bots' choices the unbroken game would have.
 """
 
 from __future__ import annotations
@@ -26,12 +28,15 @@ from rich.markup import escape
 from .. import record as records
 from ..bots import BUILTIN, Bot, bot_seed, make_bot
 from ..bots.runner import Fault, Match
+from ..codes import printable
 from ..dice import MAX_SEATS, MIN_SEATS, Die, Face
 from ..errors import IllegalAction
-from ..game import Bid, Chance, Game, Phase, Roll
+from ..game import Bid, Chance, Game, Phase, Roll, SeededChance
 from ..rules import Rules
 from . import prompts
 from .render import Screen
+from .streams import KEY as STREAMS
+from .streams import State, Streams
 
 __all__ = ["PlaySettings", "SetupError", "ShowBeforeDeal", "run"]
 
@@ -55,6 +60,8 @@ class PlaySettings:
     save: Path | None = None
     resume: Path | None = None
     timeout: float = 10.0
+    #: Start `cmd:` bots named in a resumed file (a save file from elsewhere could name any program).
+    trust_bots: bool = False
 
 
 class SetupError(Exception):
@@ -85,7 +92,7 @@ def run(
     try:
         session = Session.create(settings, console, ask, _delay() if delay is None else delay)
     except SetupError as exc:
-        errors.print(f"[bold red]error:[/] {escape(str(exc))}")
+        errors.print(f"[bold red]error:[/] {escape(printable(str(exc)))}", soft_wrap=True)
         return EXIT_SETUP
     except KeyboardInterrupt:
         return EXIT_INTERRUPT
@@ -125,6 +132,9 @@ class Session:
         delay: float,
         save: Path | None,
         resumed: Path | None,
+        *,
+        continued: bool = False,
+        unmoved: dict[int, State | None] | None = None,
     ) -> None:
         self.game = game
         self.me = me
@@ -135,6 +145,9 @@ class Session:
         self.delay = delay
         self.save_path = save
         self.resumed = resumed
+        self.continued = continued  # resumed with the saved random streams: the game goes on unchanged
+        # each bot's random state as it was made: a stream that has not moved is not saved
+        self.unmoved = unmoved if unmoved is not None else {s: _rng_state(b) for s, b in bots.items()}
         self.screen = Screen(console, game.names, me, game.rules, game.hands)
         if game.chance is not None:
             game.chance = ShowBeforeDeal(game.chance, self.flush)
@@ -155,21 +168,25 @@ class Session:
         delay: float = 0.0,
     ) -> Session:
         """A new game, or the resumed one; SetupError with the reason if it cannot be."""
-        seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(1, 10**6)
-        if settings.resume is not None:
-            game, me, specs = _resume(settings.resume, seed)
+        resumed = _resume(settings.resume, settings.seed) if settings.resume is not None else None
+        if resumed is not None:
+            game, me, specs, seed = resumed.game, resumed.me, resumed.specs, resumed.seed
             save = settings.save or settings.resume
         else:
-            game, me, specs = None, settings.seat, {}
-            save = settings.save
-        bots = _make_bots(settings, specs if settings.resume is not None else None, me, seed)
+            seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(1, 10**6)
+            game, me, specs, save = None, settings.seat, {}, settings.save
+        bots = _make_bots(settings, specs if resumed is not None else None, me, seed)
         try:
+            unmoved = {s: _rng_state(bot) for s, (_spec, bot) in bots.items()}
             if game is None:
                 specs = {s: spec for s, (spec, _bot) in bots.items()}
                 names = _names(settings.name, me, bots)
                 game = Game(len(names), names=names, rules=settings.rules, seed=seed)
+            elif resumed is not None:
+                _restore_bots(bots, resumed)
             session = cls(game, me, {s: b for s, (_spec, b) in bots.items()}, specs, seed, console,
-                          ask, delay, save, settings.resume)
+                          ask, delay, save, settings.resume,
+                          continued=resumed is not None and resumed.continued, unmoved=unmoved)
             session.checkpoint()
             if save is not None and session._save_failed:
                 raise SetupError(f"cannot write the save file {save}")
@@ -209,12 +226,7 @@ class Session:
                     break
                 self.human_move()
         except _Quit:
-            self.console.print()
-            if self.save_path is not None:
-                self._write(self.save_path)
-                self._how_to_resume(self.save_path)
-            else:
-                self.console.print("You left the game (it was not saved: play with --save FILE to keep it).")
+            self.leave("You left")  # saved like Ctrl-C: to --save, or a file named after the seed
             return EXIT_OK
         except EOFError:
             self.leave("End of input")
@@ -235,18 +247,21 @@ class Session:
     def intro(self) -> None:
         """The table: seats, rules, seed; when resuming, the sheet so far and the hand in progress."""
         game, p = self.game, self.console.print
-        seats = " · ".join(
-            f"{s} [bold underline]{escape(game.names[s])}[/] (you)" if s == self.me
-            else f"{s} {escape(game.names[s])}"
+        seats = [
+            f"{s} [bold underline]{escape(printable(game.names[s]))}[/] (you)" if s == self.me
+            else f"{s} {escape(printable(game.names[s]))}"
             for s in range(game.seats)
-        )
+        ]
         p(f"[bold]Mino Dice[/] · {game.seats} players · {game.hands} hands")
-        p(f"Seats: {seats}")
+        self.screen.flow("Seats: ", seats)
         rules = game.rules.to_dict()
         changed = {k: v for k, v in rules.items() if Rules().to_dict()[k] != v}
         if changed:
             p("[dim]House rules: " + ", ".join(f"{k}={v}" for k, v in changed.items()) + "[/]")
-        if self.resumed is not None:
+        if self.continued:
+            p(f"Resumed from {escape(str(self.resumed))}: seed {self.seed}, the same dice and bots' "
+              "choices as if the game had never stopped.")
+        elif self.resumed is not None:
             p(f"Resumed from {escape(str(self.resumed))}; new dice come from seed {self.seed}.")
         else:
             p(f"Seed {self.seed} (the same seed and moves give the same game: --seed {self.seed}).")
@@ -333,8 +348,24 @@ class Session:
         """Take the host record of the game now; write it if saving."""
         info = [{"bot": self.specs[s]} if s in self.specs else {} for s in range(self.game.seats)]
         self.snapshot = records.from_game(self.game, seat_info=info)
+        self.snapshot[STREAMS] = self.streams().to_json()
         if self.save_path is not None:
             self._write(self.save_path, quiet=True)
+
+    def streams(self) -> Streams:
+        """The random streams now (the seed; while the game goes on, the dice's and moved bots' states)."""
+        streams = Streams(self.seed)
+        if self.game.over:
+            return streams
+        chance = self.game.chance
+        inner = chance.inner if isinstance(chance, ShowBeforeDeal) else chance
+        if isinstance(inner, SeededChance):
+            streams.dice = inner.rng.getstate()
+        for seat, bot in self.match.bots.items():
+            state = _rng_state(bot)
+            if state is not None and state != self.unmoved.get(seat):
+                streams.bots[seat] = state
+        return streams
 
     def _write(self, path: Path, *, quiet: bool = False) -> bool:
         try:
@@ -412,6 +443,19 @@ def _close(bot: Bot) -> None:
         bot.close()
 
 
+def _refuse_untrusted_programs(specs: dict[int, str], settings: PlaySettings) -> None:
+    """SetupError if a resumed file names an external program and the player has not said to trust it."""
+    if settings.trust_bots:
+        return
+    for seat, spec in specs.items():
+        if spec.strip().startswith("cmd:"):
+            raise SetupError(
+                f"{settings.resume} would start the program {printable(spec[4:].strip())!r} for seat {seat}: "
+                "a save file can name any program, so it runs only with --trust-bots "
+                "(check the file, then resume with --resume FILE --trust-bots)"
+            )
+
+
 def _make_bots(
     settings: PlaySettings, resumed: dict[int, str] | None, me: int, seed: int
 ) -> dict[int, tuple[str, Bot]]:
@@ -431,6 +475,7 @@ def _make_bots(
         wanted = dict(zip([s for s in range(seats) if s != me], specs))
     else:
         wanted = resumed
+        _refuse_untrusted_programs(wanted, settings)
     bots: dict[int, tuple[str, Bot]] = {}
     try:
         for s, spec in wanted.items():
@@ -467,12 +512,53 @@ def _names(name: str, me: int, bots: dict[int, tuple[str, Bot]]) -> list[str]:
     return names
 
 
-def _resume(path: Path, seed: int) -> tuple[Game, int, dict[int, str]]:
-    """The saved game, the person's seat and the bot seats' specs; SetupError if the file is bad."""
+@dataclass
+class Resumed:
+    """A save file read back: the game, the person's seat, the bots' specs and the random streams."""
+
+    game: Game
+    me: int
+    specs: dict[int, str]
+    seed: int
+    continued: bool  # the dice go on from the saved generator state
+    bot_states: dict[int, State]
+    path: Path
+
+
+def _resume(path: Path, seed: int | None) -> Resumed:
+    """The saved game and what continues it; SetupError if the file is bad or `seed` contradicts it."""
     try:
         rec = records.load(path)
     except records.RecordError as exc:
         raise SetupError(f"cannot resume {path}: {exc}") from None
+    me, specs = _seats(rec, path)
+    try:
+        streams = Streams.of(rec)
+    except ValueError as exc:
+        raise SetupError(f"cannot resume {path}: {exc}") from None
+    if streams is not None and seed is not None and seed != streams.seed:
+        raise SetupError(f"--seed {seed} does not apply: {path} goes on with the dice of its own seed "
+                         f"{streams.seed} (leave --seed out to resume it)")
+    if streams is not None:
+        seed = streams.seed
+    elif seed is None:  # a record without streams (written elsewhere): new dice from a new seed
+        seed = random.SystemRandom().randrange(1, 10**6)
+    chance = None
+    if streams is not None and streams.dice is not None:
+        chance = SeededChance(seed)
+        try:
+            chance.rng.setstate(streams.dice)
+        except (TypeError, ValueError):
+            raise SetupError(f"cannot resume {path}: its saved dice state is damaged") from None
+    try:
+        game = records.to_game(rec, seed=seed, chance=chance)
+    except (ValueError, KeyError, TypeError, IllegalAction) as exc:
+        raise SetupError(f"cannot resume {path}: {exc}") from None
+    return Resumed(game, me, specs, seed, chance is not None, streams.bots if streams else {}, path)
+
+
+def _seats(rec: dict[str, Any], path: Path) -> tuple[int, dict[int, str]]:
+    """The person's seat (the one without a "bot") and the bot seats' specs; SetupError if not so."""
     seats = rec.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
         raise SetupError(f"cannot resume {path}: its \"seats\" is not a list of seats")
@@ -491,8 +577,24 @@ def _resume(path: Path, seed: int) -> tuple[Game, int, dict[int, str]]:
             f"cannot resume {path}: the terminal game needs exactly one seat without a \"bot\" "
             f"(yours), this record has {len(people)}"
         )
-    try:
-        game = records.to_game(rec, seed=seed)
-    except (ValueError, KeyError, TypeError, IllegalAction) as exc:
-        raise SetupError(f"cannot resume {path}: {exc}") from None
-    return game, people[0], specs
+    return people[0], specs
+
+
+def _rng_state(bot: Bot) -> State | None:
+    """The state of a bot's own random stream (None if it has none)."""
+    rng = getattr(bot, "rng", None)
+    return rng.getstate() if isinstance(rng, random.Random) else None
+
+
+def _restore_bots(bots: dict[int, tuple[str, Bot]], resumed: Resumed) -> None:
+    """Set the saved bots' random streams back; SetupError if one names a seat without a bot."""
+    for seat, state in resumed.bot_states.items():
+        rng = getattr(bots[seat][1], "rng", None) if seat in bots else None
+        if not isinstance(rng, random.Random):
+            raise SetupError(f"cannot resume {resumed.path}: its \"streams\" keep a bot's state "
+                             f"for seat {seat}, which has no bot")
+        try:
+            rng.setstate(state)
+        except (TypeError, ValueError):
+            raise SetupError(f"cannot resume {resumed.path}: the saved state of seat {seat}'s bot "
+                             "is damaged") from None

@@ -15,7 +15,10 @@ def run() -> None:
     """Migrate on `config.attributes["connection"]`, or on `sqlalchemy.url` from the command line."""
     connection = config.attributes.get("connection")
     if connection is None:
-        engine = create_engine(config.get_main_option("sqlalchemy.url"))
+        url = config.get_main_option("sqlalchemy.url")
+        if url is None:
+            raise RuntimeError("no database: give sqlalchemy.url, or a connection in config.attributes")
+        engine = create_engine(url)
         with engine.begin() as conn:
             context.configure(connection=conn, target_metadata=target_metadata, render_as_batch=True)
             context.run_migrations()

@@ -1,0 +1,41 @@
+"""The searching bots' default budgets and settings, in one light module.
+
+`montecarlo` and `ismcts` use these values, and the bot registry
+(`minodice.bots.BUILTIN`) shows them in `minodice bots`, `play --help` and
+the server's bot list without importing the numba simulator.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DEFAULT_AMBITION",
+    "DEFAULT_BID_PER",
+    "DEFAULT_BID_SIMS",
+    "DEFAULT_C",
+    "DEFAULT_INFER",
+    "DEFAULT_ITERATIONS",
+    "DEFAULT_LEAF_PER",
+    "DEFAULT_PER",
+    "DEFAULT_POLICY",
+    "DEFAULT_SIMS",
+    "POLICIES",
+]
+
+#: `montecarlo`: playouts per legal die, and per determinization, when no budget is given.
+DEFAULT_SIMS, DEFAULT_PER = 800, 8
+#: Playouts per legal bid, and per determinization, when no budget is given (both searching bots).
+DEFAULT_BID_SIMS, DEFAULT_BID_PER = 1600, 8
+#: Strength of the inference from revealed bids and rolls (0: none; see `bots.inference`).
+DEFAULT_INFER = 1.0
+#: Points per bid (up to 2) for the bot's own better play than the playouts' (`play_correction`).
+DEFAULT_AMBITION = 5.0
+#: `ismcts`: search iterations per roll when no budget is given.
+DEFAULT_ITERATIONS = 160
+#: `ismcts`: playouts at each new leaf of the tree.
+DEFAULT_LEAF_PER = 4
+#: `ismcts`: UCB1 exploration constant (on scores scaled to about [0, 1]).
+DEFAULT_C = 0.3
+#: The playout policies, the default first.
+POLICIES = ("greedy", "random")
+#: The default playout policy.
+DEFAULT_POLICY = POLICIES[0]
