@@ -261,3 +261,14 @@ def test_the_hint_in_hand_8_and_the_help_fit_80_columns() -> None:
     assert "P(8)" in text and "Hint: bid" in text
     widths = {line: cell_len(line.rstrip()) for line in text.splitlines()}
     assert max(widths.values()) <= 80, max(widths, key=widths.__getitem__)
+
+
+@pytest.mark.parametrize("extra", [["--bot", "random"], ["--name", "Zoe"], ["--seat", "1"], ["--scoring", "landlubber"]])
+def test_options_the_save_fixes_are_refused_with_resume(tmp_path: Path, extra: list[str]) -> None:
+    path = tmp_path / "r.json"
+    play(PlaySettings(bots=["random", "random"], seed=9, save=path), ["1", "quit"])
+    before = path.read_text()
+    done = subprocess.run([*CLI, "play", "--resume", str(path), *extra], capture_output=True,
+                          text=True, env=ENV, stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{extra[0]} cannot change a resumed game" in done.stderr and path.read_text() == before

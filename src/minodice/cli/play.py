@@ -13,7 +13,23 @@ from .options import DEFAULTS, AllFlagsOption, AllSpecialsOption, HandStartOptio
 __all__ = ["play", "register"]
 
 
+#: Options a resumed game takes from its file: given with --resume they are refused, not ignored.
+SET_BY_THE_SAVE = ("bot", "name", "seat", "scoring", "all_specials", "all_flags", "hand_start")
+
+
+def _refuse_options_a_save_sets(ctx: typer.Context) -> None:
+    """Exit 2 naming the options given with --resume that the saved game already fixes."""
+    given = [name for name in SET_BY_THE_SAVE
+             if (source := ctx.get_parameter_source(name)) is not None and source.name != "DEFAULT"]
+    if given:
+        flags = ", ".join("--" + name.replace("_", "-") for name in given)
+        typer.echo(f"minodice play: {flags} cannot change a resumed game: its players, seats and rules "
+                   "come from the save file (leave them out)", err=True)
+        raise typer.Exit(2)
+
+
 def play(
+    ctx: typer.Context,
     bot: Annotated[
         list[str] | None,
         typer.Option(
@@ -54,6 +70,9 @@ def play(
 ) -> None:
     """Play a game in the terminal against bots."""
     from ..tui.session import PlaySettings, run
+
+    if resume is not None:
+        _refuse_options_a_save_sets(ctx)
 
     settings = PlaySettings(
         bots=list(bot) if bot else ["greedy", "greedy", "greedy"],
