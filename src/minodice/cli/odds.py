@@ -10,14 +10,14 @@ import json
 import math
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ..analysis import MAX_OPPONENTS, MIN_OPPONENTS
 from ..dice import MAX_SEATS, MIN_SEATS
 from ..rules import RuleError, Rules
-from .options import DEFAULT_VALUES, choice_help, need
+from .options import DEFAULT_VALUES, choice_help, fail, need
 
 if TYPE_CHECKING:  # the odds load numba: imported where the command runs, so `minodice --help` stays instant
     from ..analysis.odds import BidOdds, DieValues, HandSample, WinChances
@@ -26,12 +26,6 @@ __all__ = ["MIN_SAMPLES", "odds", "parse_opponents", "register"]
 
 #: Fewest games `--samples` accepts (fewer gives standard errors too large to read).
 MIN_SAMPLES = 1000
-
-
-def _usage(message: str) -> NoReturn:
-    """Print a usage error in words and exit with status 2."""
-    typer.echo(f"minodice odds: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def parse_opponents(text: str) -> list[int]:
@@ -79,18 +73,18 @@ def odds(
     Every table says whether it is exact or sampled and explains its cells below it; the tables fit 80 columns.
     """
     if not MIN_SEATS <= players <= MAX_SEATS:
-        _usage(f"--players must be from {MIN_SEATS} to {MAX_SEATS}, not {players}")
+        fail("odds", f"--players must be from {MIN_SEATS} to {MAX_SEATS}, not {players}")
     if samples < MIN_SAMPLES:
-        _usage(f"--samples must be at least {MIN_SAMPLES:,} games, not {samples}")
+        fail("odds", f"--samples must be at least {MIN_SAMPLES:,} games, not {samples}")
     if plot is not None and plot.suffix.lower() != ".png":
-        _usage(f"--plot writes a PNG file: give a name ending in .png, not {str(plot)!r}")
+        fail("odds", f"--plot writes a PNG file: give a name ending in .png, not {str(plot)!r}")
     if plot is not None:
         need("plots", "matplotlib")
     try:
         counts = parse_opponents(opponents)
         rules = Rules(scoring=scoring, all_specials=all_specials, all_flags=all_flags)
     except (ValueError, RuleError) as exc:
-        _usage(str(exc))
+        fail("odds", str(exc))
     from ..analysis.odds import bid_odds, die_values, win_chances
 
     started = time.perf_counter()
@@ -106,7 +100,7 @@ def odds(
 
             plot_odds(plot, tables, bids, players)
         except OSError as exc:
-            _usage(f"cannot write {str(plot)!r}: {exc.strerror or exc}")
+            fail("odds", f"cannot write {str(plot)!r}: {exc.strerror or exc}")
     if as_json:
         typer.echo(json.dumps(_as_json(players, rules, tables, position, bids, values, samples, seed)))
         return

@@ -4,14 +4,15 @@ typed again here), and `need`, the one way a command asks for an optional part o
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated, cast
+from typing import TYPE_CHECKING, Annotated, NoReturn, cast
 
 import typer
 
+from ..codes import printable
 from ..extras import MissingExtra, require
 from ..rules import RULE_OPTIONS, Rules
 
-__all__ = ["DEFAULTS", "DEFAULT_VALUES", "AllFlags", "AllFlagsOption", "AllSpecials", "AllSpecialsOption", "HandStart", "HandStartOption", "Scoring", "ScoringOption", "choice_help", "choices", "default", "help_for", "need", "rules_from", "split_list"]
+__all__ = ["DEFAULTS", "DEFAULT_VALUES", "AllFlags", "AllFlagsOption", "AllSpecials", "AllSpecialsOption", "HandStart", "HandStartOption", "Scoring", "ScoringOption", "choice_help", "choices", "default", "fail", "help_for", "need", "rules_from", "split_list"]
 
 
 def choices(option: str) -> type[Enum]:
@@ -68,13 +69,20 @@ def rules_from(*values: Enum | str) -> Rules:
     return Rules(**{k: v.value if isinstance(v, Enum) else v for k, v in zip(RULE_OPTIONS, values)})
 
 
+def fail(command: str | None, message: str, code: int = 2) -> NoReturn:
+    """Print `minodice COMMAND: message` on stderr, in one line with control characters escaped, and exit
+    with `code` (2: refused input or wrong use; 1: a bad file or a failure while running)."""
+    prefix = f"minodice {command}" if command else "minodice"
+    typer.echo(f"{prefix}: {printable(message)}", err=True)
+    raise typer.Exit(code)
+
+
 def need(extra: str, *modules: str) -> None:
     """Exit with status 2 and one line naming the pip extra to install unless `modules` are installed."""
     try:
         require(extra, *modules)
     except MissingExtra as exc:
-        typer.echo(f"minodice: {exc}", err=True)
-        raise typer.Exit(2) from None
+        fail(None, str(exc))
 
 
 def split_list(values: list[str] | None) -> list[str] | None:

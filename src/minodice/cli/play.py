@@ -8,7 +8,15 @@ from typing import Annotated
 import typer
 
 from ..bots import BUILTIN
-from .options import DEFAULTS, AllFlagsOption, AllSpecialsOption, HandStartOption, ScoringOption, rules_from
+from .options import (
+    DEFAULTS,
+    AllFlagsOption,
+    AllSpecialsOption,
+    HandStartOption,
+    ScoringOption,
+    fail,
+    rules_from,
+)
 
 __all__ = ["play", "register"]
 
@@ -23,9 +31,8 @@ def _refuse_options_a_save_sets(ctx: typer.Context) -> None:
              if (source := ctx.get_parameter_source(name)) is not None and source.name != "DEFAULT"]
     if given:
         flags = ", ".join("--" + name.replace("_", "-") for name in given)
-        typer.echo(f"minodice play: {flags} cannot change a resumed game: its players, seats and rules "
-                   "come from the save file (leave them out)", err=True)
-        raise typer.Exit(2)
+        fail("play", f"{flags} cannot change a resumed game: its players, seats and rules "
+                     "come from the save file (leave them out)")
 
 
 def play(

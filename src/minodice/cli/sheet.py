@@ -11,12 +11,12 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
 from ..table.sheet import ScoreSheet, SheetError
-from .options import Scoring, split_list
+from .options import Scoring, fail, split_list
 
 __all__ = ["load_sheet", "register", "save_sheet", "sheet"]
 
@@ -52,38 +52,30 @@ def load_sheet(path: Path) -> ScoreSheet:
 # --- the command -----------------------------------------------------------------------
 
 
-def _fail(message: str, code: int = 2) -> NoReturn:
-    """Print an error in words to stderr and exit (2: wrong use, 1: a bad file)."""
-    from ..codes import printable
-
-    typer.echo(f"minodice sheet: {printable(message)}", err=True)
-    raise typer.Exit(code)
-
-
 def _open(file: Path, players: list[str] | None, scoring: str | None, new: bool) -> ScoreSheet:
     """A new sheet (with --players) or the one saved in `file`, as the options ask."""
     if players:
         if file.exists() and not new:
-            _fail(f"{file} already exists: continue it without --players, or add --new to start over")
+            fail("sheet", f"{file} already exists: continue it without --players, or add --new to start over")
         try:
             sheet = ScoreSheet(players, scoring or "standard")
         except SheetError as exc:
-            _fail(str(exc))
+            fail("sheet", str(exc))
         try:
             save_sheet(sheet, file)
         except OSError as exc:
-            _fail(f"cannot write {file}: {exc.strerror or exc}", 1)
+            fail("sheet", f"cannot write {file}: {exc.strerror or exc}", 1)
         return sheet
     if new:
-        _fail("--new starts a new sheet: name the players with --players")
+        fail("sheet", "--new starts a new sheet: name the players with --players")
     if not file.exists():
-        _fail(f"{file} does not exist: start a sheet with --players NAME,NAME,NAME")
+        fail("sheet", f"{file} does not exist: start a sheet with --players NAME,NAME,NAME")
     try:
         sheet = load_sheet(file)
     except SheetError as exc:
-        _fail(f"{file} is not a usable score sheet: {exc}", 1)
+        fail("sheet", f"{file} is not a usable score sheet: {exc}", 1)
     if scoring is not None and scoring != sheet.scoring:
-        _fail(f"{file} uses {sheet.scoring} scoring; a game cannot change its scoring halfway")
+        fail("sheet", f"{file} uses {sheet.scoring} scoring; a game cannot change its scoring halfway")
     return sheet
 
 
@@ -110,13 +102,13 @@ def sheet(
     """
     chosen = scoring.value if scoring is not None else None
     if csv_out is not None and players:
-        _fail("--csv exports a saved sheet: leave out --players")
+        fail("sheet", "--csv exports a saved sheet: leave out --players")
     score_sheet = _open(file, split_list(players), chosen, new)
     if csv_out is not None:
         try:
             csv_out.write_text(score_sheet.to_csv(), encoding="utf-8", newline="")
         except OSError as exc:
-            _fail(f"cannot write {csv_out}: {exc.strerror or exc}", 1)
+            fail("sheet", f"cannot write {csv_out}: {exc.strerror or exc}", 1)
         typer.echo(f"Wrote {csv_out} ({len(score_sheet.hands)} hands).")
         return
     from rich.console import Console

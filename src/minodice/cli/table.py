@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
@@ -11,7 +11,7 @@ from ..analysis import OPPONENT_POLICIES
 from ..dice import Die
 from ..table.referee import RefereeError, parse_held, parse_roll, referee
 from ..table.refusal import rules_or_refusal
-from .options import DEFAULT_VALUES, choice_help, split_list
+from .options import DEFAULT_VALUES, choice_help, fail, split_list
 
 __all__ = ["advise_command", "register", "trick_command"]
 
@@ -41,7 +41,7 @@ def advise_command(
         rules = rules_or_refusal(RefereeError, scoring=scoring, all_specials=all_specials, all_flags=all_flags)
         hand = parse_held(",".join(dice))
     except RefereeError as exc:
-        _refuse("advise", str(exc))
+        fail("advise", str(exc))
     from ..analysis.advisor import advise  # numba: loaded only when advice is asked for
     from ..tui.advice import advice_table
 
@@ -49,7 +49,7 @@ def advise_command(
         advice = advise(hand, players, position=position, opponents=opponents, rules=rules,
                         precision=precision, seconds=seconds, seed=seed)
     except ValueError as e:
-        _refuse("advise", str(e))
+        fail("advise", str(e))
     if as_json:
         typer.echo(json.dumps(advice.to_dict()))
         return
@@ -94,7 +94,7 @@ def trick_command(
         if as_json:
             typer.echo(json.dumps({"error": exc.to_dict()}))
             raise typer.Exit(2) from None
-        _refuse("trick", str(exc))
+        fail("trick", str(exc))
     from ..codes import printable
 
     typer.echo(json.dumps(verdict.to_dict()) if as_json else printable(verdict.summary()))
@@ -117,11 +117,3 @@ def _holdings(items: list[str], rolls: int) -> dict[int, list[Die]]:
             raise RefereeError("held_by_number", {"rolls": rolls, "key": number.strip() if sep else item})
         out[int(number) - 1] = parse_held(dice)
     return out
-
-
-def _refuse(command: str, message: str) -> NoReturn:
-    """Print why the input was refused, in one line on stderr, and exit with status 2."""
-    from ..codes import printable
-
-    typer.echo(f"minodice {command}: {printable(message)}", err=True)
-    raise typer.Exit(2)

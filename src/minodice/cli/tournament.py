@@ -12,7 +12,7 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,6 +24,7 @@ from .options import (
     AllSpecialsOption,
     HandStartOption,
     ScoringOption,
+    fail,
     need,
     rules_from,
 )
@@ -49,14 +50,6 @@ def _console() -> Console:
 
     out = Console()
     return out if out.is_terminal else Console(width=max(out.width, 120))
-
-
-def _usage(command: str, message: str) -> NoReturn:
-    """Print a usage error in words and exit with status 2."""
-    from ..codes import printable
-
-    typer.echo(f"minodice {command}: {printable(message)}", err=True)
-    raise typer.Exit(2)
 
 
 def tournament(
@@ -127,15 +120,15 @@ def tournament(
 def _check_options(specs: list[str], jobs: int, backend: Backend, address: str | None, plot: Path | None) -> None:
     """Refuse, as a usage error, options that cannot work together (before any game is played)."""
     if not MIN_SEATS <= len(specs) <= MAX_SEATS:
-        _usage(
+        fail(
             "tournament",
             f"a tournament needs {MIN_SEATS} to {MAX_SEATS} entrants, one --seat each "
             f"(e.g. --seat greedy --seat random --seat random), not {len(specs)}",
         )
     if jobs < 1:
-        _usage("tournament", f"--jobs must be at least 1, not {jobs}")
+        fail("tournament", f"--jobs must be at least 1, not {jobs}")
     if address and backend is not Backend.ray:
-        _usage("tournament", "--address joins a Ray cluster: use it with --backend ray")
+        fail("tournament", "--address joins a Ray cluster: use it with --backend ray")
     if backend is Backend.ray:
         need("ray", "ray")
     if plot is not None:
@@ -144,10 +137,10 @@ def _check_options(specs: list[str], jobs: int, backend: Backend, address: str |
 
         kinds = FigureCanvasBase.get_supported_filetypes()
         if plot.suffix.lower().lstrip(".") not in kinds:
-            _usage("tournament", f"--plot {plot}: name an image file ending in one of "
+            fail("tournament", f"--plot {plot}: name an image file ending in one of "
                    + ", ".join(f".{k}" for k in sorted(kinds)))
         if not plot.parent.is_dir():
-            _usage("tournament", f"--plot {plot}: the directory {str(plot.parent)!r} does not exist")
+            fail("tournament", f"--plot {plot}: the directory {str(plot.parent)!r} does not exist")
 
 
 def _config(
@@ -165,7 +158,7 @@ def _config(
         if records is not None:
             prepare_records_dir(records)
     except TournamentError as exc:
-        _usage("tournament", str(exc))
+        fail("tournament", str(exc))
     return config
 
 
@@ -256,7 +249,7 @@ def bot_check(
     try:
         report = check_bot(spec, games=games, timeout=timeout, seed=seed)
     except BotCheckError as exc:
-        _usage("bot-check", str(exc))
+        fail("bot-check", str(exc))
     if as_json:
         typer.echo(json.dumps(to_json(report), ensure_ascii=False))
     else:
