@@ -79,7 +79,10 @@ def test_the_example_bot_passes():
         assert met[position] >= 1, position
     assert met["games in a row"] == len(PLAN)
     times = report["decision_ms"]
-    assert report["decisions"] > 0 and 0 < times["mean"] <= times["p95"] <= times["max"]
+    # A skewed run (one slow reply) can put the mean above the 95th percentile,
+    # so each is only bounded by the maximum.
+    assert report["decisions"] > 0 and 0 < times["p95"] <= times["max"]
+    assert 0 < times["mean"] <= times["max"]
 
 
 def test_the_text_report_says_pass():
