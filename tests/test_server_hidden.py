@@ -67,7 +67,7 @@ def check_frames(player: Player, truth: dict[str, Any]) -> int:
     """Scan every frame a client received; the number of frames checked."""
     own = player.seat
     for msg in player.received:
-        assert msg["type"] in ("welcome", "state", "table", "pong", "rematch"), msg
+        assert msg["type"] in ("welcome", "state", "table", "pong", "rematch", "chat_history", "chat"), msg
         for path, _name in die_strings(msg):
             m = next((re.match(p, path) for p in ALLOWED if re.match(p, path)), None)
             assert m is not None, f"seat {own} was sent a die at {path} in {msg['type']}"

@@ -80,6 +80,7 @@ SERVER_ERRORS: dict[str, str] = {
     "table_full": "every seat at this table is taken",
     "already_started": "this game has already started",
     "already_bot": "a bot already plays that seat",
+    "not_handed_over": "no bot plays this seat in place of its person",
     "not_open": "this table is no longer played",
     "not_full": "some seats are still open: wait for players or give them to bots",
     "not_host": "only the host of this table may do that",
@@ -100,6 +101,17 @@ SERVER_ERRORS: dict[str, str] = {
     "need_hello": "send hello first",
     "already_hello": "this connection has already said hello",
     "flood": "slow down: at most {limit} messages a second; messages beyond that are ignored",
+    # table chat and reactions (server/chat.py)
+    "chat_spectator": "spectators can read the chat; take a seat to write",
+    "chat_muted": "the host has muted you at this table",
+    "chat_empty": "write something to send",
+    "chat_too_long": "a message has at most {limit} characters; this one has {length}",
+    "chat_control": "a message cannot contain line breaks or control characters",
+    "chat_bad_reaction": "that is not one of the table's reactions",
+    "chat_too_fast": "slow down: at most {limit} messages in {seconds} seconds; try again in {wait} s",
+    "chat_reactions_too_fast": "slow down: at most {limit} reactions in {seconds} seconds; try again in {wait} s",
+    "chat_mute_no_player": "nobody sits in that seat to mute",
+    "chat_mute_self": "the host cannot mute their own seat",
 }
 # --- END server group
 

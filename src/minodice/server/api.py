@@ -18,6 +18,7 @@ from ..analysis.advisor import advise
 from ..bots import BUILTIN
 from ..dice import BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, Face
 from ..rules import RULE_OPTIONS, places
+from . import chat
 from . import protocol as P
 from .manager import TableManager
 from .tables import Refused, Table, check_bot
@@ -64,6 +65,8 @@ async def options(request: Request) -> dict[str, Any]:
         "faces": [f.value for f in Face],
         "turn_timeout": s.turn_timeout,
         "bot_delay": s.bot_delay,
+        "chat": {"reactions": [{"reaction": r, "name": n} for r, n in chat.REACTIONS.items()],
+                 "max_length": chat.TEXT_MAX},
     }
 
 
@@ -113,6 +116,32 @@ async def seat_bot(
     table = await _table(m, code)
     _require_host(table, request, authorization)
     await table.seat_to_bot(seat, check_bot(body.bot))
+    return table.info()
+
+
+@router.post("/tables/{code}/seats/{seat}/reclaim", summary="Take back your seat from the bot playing it")
+async def seat_reclaim(
+    code: str, seat: int, request: Request, m: Manager, authorization: Annotated[str | None, Header()] = None
+) -> dict[str, Any]:
+    table = await _table(m, code)
+    token = bearer(authorization, request, f"md_{table.code}")
+    if table.seat_of(token) != seat:
+        raise Refused("not_your_seat", "only the person of this seat may take it back", 403)
+    await table.reclaim(seat)
+    return table.info()
+
+
+@router.post("/tables/{code}/seats/{seat}/mute", summary="Mute or unmute a player's chat (host)")
+async def seat_mute(
+    code: str, seat: int, body: P.SeatMute, request: Request, m: Manager,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    table = await _table(m, code)
+    _require_host(table, request, authorization)
+    try:
+        await chat.set_muted(table, seat, body.muted)
+    except chat.ChatRefused as exc:
+        raise Refused(exc.code, exc.message, exc.status, **exc.params) from None
     return table.info()
 
 

@@ -140,7 +140,12 @@ class TableManager:
                 existing = table.rematch
             else:
                 existing = None
-                players = [StoredSeat(p.seat, p.kind, p.name, p.bot, p.token_hash) for p in table.players]
+                # A person's seat handed to a bot goes back to its person: the bot only stood in.
+                players = [
+                    StoredSeat(p.seat, "human", p.name, None, p.token_hash, muted=p.muted) if p.token_hash is not None
+                    else StoredSeat(p.seat, p.kind, p.name, p.bot, p.token_hash, muted=p.muted)
+                    for p in table.players
+                ]
                 stored = StoredTable(
                     code=await self._free_code(), status="waiting", seats=table.seats,
                     rules=table.rules.to_dict(), seed=str(secrets.randbits(63)),

@@ -69,6 +69,12 @@ class SeatBot(Strict):
     bot: str = Field("greedy", max_length=80)
 
 
+class SeatMute(Strict):
+    """`POST /api/tables/{code}/seats/{seat}/mute`: the host mutes (or unmutes) a seat's chat."""
+
+    muted: bool = Field(strict=True)
+
+
 # --- websocket: client to server ------------------------------------------------------------
 
 MessageId = Annotated[int | Annotated[str, Field(max_length=64)], Field(union_mode="left_to_right")]
@@ -104,9 +110,26 @@ class PingMsg(Strict):
     id: MessageId | None = None
 
 
-ClientMessage = Hello | BidMsg | RollMsg | SyncMsg | PingMsg
+class ChatMsg(Strict):
+    """A line of table chat (checked by `chat.clean_text`: the frame size bounds it here)."""
+
+    type: Literal["chat"]
+    text: str = Field(strict=True)
+    id: MessageId | None = None
+
+
+class ReactMsg(Strict):
+    """A quick reaction: one of `chat.REACTIONS`."""
+
+    type: Literal["react"]
+    reaction: str = Field(max_length=16, strict=True)
+    id: MessageId | None = None
+
+
+ClientMessage = Hello | BidMsg | RollMsg | SyncMsg | PingMsg | ChatMsg | ReactMsg
 _BY_TYPE: dict[str, type[ClientMessage]] = {
     "hello": Hello, "bid": BidMsg, "roll": RollMsg, "sync": SyncMsg, "ping": PingMsg,
+    "chat": ChatMsg, "react": ReactMsg,
 }
 _ADAPTERS = {k: TypeAdapter(v) for k, v in _BY_TYPE.items()}
 

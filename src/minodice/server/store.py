@@ -2,7 +2,8 @@
 
 A table is stored as its configuration (seats, rules, the secret seed) plus its
 ordered action log; the live game is rebuilt by replaying the actions through
-the engine, so nothing but the actions needs saving while a game is played.
+the engine, so nothing but the actions needs saving while a game is played
+(and the table's chat: its messages and muted seats, `chat.py`).
 Tokens are stored only as SHA-256 hashes. The schema is created and upgraded
 by Alembic migrations (`migrations/`), run when the store opens.
 """
@@ -30,7 +31,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-__all__ = ["ActionRow", "Base", "SeatRow", "Store", "StoredSeat", "StoredTable", "TableRow", "utcnow"]
+from .chat import HISTORY, ChatMessage
+
+__all__ = ["ActionRow", "Base", "ChatRow", "SeatRow", "Store", "StoredSeat", "StoredTable", "TableRow", "utcnow"]
 
 
 def utcnow() -> dt.datetime:
@@ -75,6 +78,7 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(80), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    muted: Mapped[bool] = mapped_column(Boolean, default=False)  # the host muted this seat's chat
 
 
 class ActionRow(Base):
@@ -90,6 +94,20 @@ class ActionRow(Base):
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
+class ChatRow(Base):
+    """One chat message or reaction of a table, in order (`n` from 1); goes with its table."""
+
+    __tablename__ = "chat"
+
+    table_code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))  # the seat's name when it was said
+    kind: Mapped[str] = mapped_column(String(8))  # text | reaction
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
 @dataclass
 class StoredSeat:
     """A seat as stored."""
@@ -99,6 +117,7 @@ class StoredSeat:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    muted: bool = False  # the host muted this seat's chat
 
 
 @dataclass
@@ -122,6 +141,7 @@ class StoredTable:
     finished: dt.datetime | None = None
     totals: list[int] | None = None
     hints: bool = True
+    chat: list[ChatMessage] = field(default_factory=list)  # the last messages, oldest first
 
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -181,7 +201,7 @@ class Store:
             s.flush()
             for p in table.players:
                 s.add(SeatRow(table_code=table.code, seat=p.seat, kind=p.kind, name=p.name,
-                              bot=p.bot, token_hash=p.token_hash))
+                              bot=p.bot, token_hash=p.token_hash, muted=p.muted))
 
     def save_seat(self, code: str, seat: StoredSeat, host_seat: int | None = None) -> None:
         """Update one seat (a join, a bot takeover); optionally the host's seat too."""
@@ -221,7 +241,27 @@ class Store:
             s.add(ActionRow(table_code=code, n=n, seat=seat, kind=kind, value=value, at=utcnow()))
             s.execute(update(TableRow).where(TableRow.code == code).values(updated=utcnow()))
 
+    def add_chat(self, code: str, message: ChatMessage) -> None:
+        """Store one chat message of a table (committed before anyone is sent it)."""
+        with Session(self.engine) as s, s.begin():
+            s.add(ChatRow(table_code=code, n=message.n, seat=message.seat, name=message.name,
+                          kind=message.kind, text=message.text, at=message.at))
+
+    def set_muted(self, code: str, seat: int, muted: bool) -> None:
+        """Mute or unmute a seat's chat."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(SeatRow).where(SeatRow.table_code == code, SeatRow.seat == seat).values(muted=muted))
+
     # --- reads ----------------------------------------------------------------------
+
+    def chat(self, code: str, limit: int = HISTORY) -> list[ChatMessage]:
+        """A table's last `limit` chat messages, oldest first."""
+        with Session(self.engine) as s:
+            return self._chat(s, code, limit)
+
+    def _chat(self, s: Session, code: str, limit: int) -> list[ChatMessage]:
+        rows = s.scalars(select(ChatRow).where(ChatRow.table_code == code).order_by(ChatRow.n.desc()).limit(limit))
+        return [ChatMessage(r.n, r.seat, r.name, r.kind, r.text, _aware(r.at)) for r in reversed(list(rows))]
 
     def load(self, code: str) -> StoredTable | None:
         """A table with its seats and actions, or None."""
@@ -255,12 +295,13 @@ class Store:
         return StoredTable(
             code=row.code, status=row.status, seats=row.seats, rules=json.loads(row.rules), seed=row.seed,
             first_start=row.first_start, host_hash=row.host_hash, host_seat=row.host_seat,
-            players=[StoredSeat(p.seat, p.kind, p.name, p.bot, p.token_hash) for p in seats],
+            players=[StoredSeat(p.seat, p.kind, p.name, p.bot, p.token_hash, bool(p.muted)) for p in seats],
             actions=acts, rematch_of=row.rematch_of, rematch=row.rematch,
             created=_aware(row.created), updated=_aware(row.updated),
             finished=_aware(row.finished) if row.finished is not None else None,
             totals=json.loads(row.totals) if row.totals else None,
             hints=bool(row.hints),
+            chat=self._chat(s, row.code, HISTORY) if actions else [],
         )
 
 

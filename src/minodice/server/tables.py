@@ -26,6 +26,7 @@ from ..dice import die_named, hands_for
 from ..errors import IllegalAction
 from ..game import Action, Bid, Game, Phase, Roll
 from ..rules import Rules
+from .chat import ChatRoom
 from .protocol import WireEvents, view_on_wire
 from .settings import Settings
 from .store import Store, StoredSeat, StoredTable, utcnow
@@ -170,6 +171,7 @@ class Table:
         self.game: Game | None = None
         self.wire_events = WireEvents(self.rules)  # the events of `game` as sent (with why)
         self.n_actions = 0
+        self.chat = ChatRoom(stored.chat)  # the table's chat and reactions (chat.py)
         if self.status in ("playing", "over"):
             self.game = self._replay(stored.actions)
 
@@ -229,8 +231,15 @@ class Table:
                 "name": p.name,
                 "kind": p.kind,
                 "bot": p.bot if p.kind == "bot" else None,
+                # A person holds this seat's token: a bot plays it for them (handed over by
+                # the host) until they take it back, and a rematch seats them again.
+                "person": p.token_hash is not None,
+                # The name is the one the server gave the bot ("Greedy 3"): clients may say it
+                # in the reader's language.
+                "auto_name": p.kind == "bot" and p.bot is not None and p.name == bot_name(p.bot, p.seat),
                 "connected": p.kind == "bot" or self.conns[p.seat] > 0,
                 "autoplay": self.autoplay[p.seat],
+                "muted": p.muted,  # the host muted this seat's chat (chat.py)
                 "autoplay_in": None if waiting is None or self.autoplay[p.seat]
                 else round(max(0.0, waiting + timeout - now), 1),
             })
@@ -305,6 +314,25 @@ class Table:
             self.broadcast_table()
             self.wake.set()
 
+    async def reclaim(self, seat: int) -> None:
+        """A person takes back the seat the host handed to a bot while they were away."""
+        async with self.lock:
+            if self.status not in ("waiting", "playing"):
+                raise Refused("not_open", status=409)
+            p = self.players[seat]
+            if p.kind != "bot" or p.token_hash is None:
+                raise Refused("not_handed_over", status=409)
+            p.kind, p.bot = "human", None
+            self.autoplay[seat] = False
+            self.waiting[seat] = None
+            await self.hub.db(self.hub.store.save_seat, self.code, p)
+            self._touch()
+            self.broadcast_table()
+            for c in self.clients:
+                if c.seat == seat and self.game is not None:
+                    self._send_state(c, full=True)  # its legal moves are back
+            self.wake.set()
+
     async def start(self) -> None:
         """Start the game (every seat must be taken)."""
         async with self.lock:
@@ -346,6 +374,7 @@ class Table:
             client.send({"type": "welcome", "seat": seat, "spectator": seat is None, "table": self.info()})
             if self.game is not None:
                 self._send_state(client, full=True)
+            client.send(self.chat.history_frame())
             self.broadcast_table(skip=client)
             self.wake.set()
 
@@ -368,6 +397,7 @@ class Table:
                 client.send({"type": "table", "table": self.info()})
             else:
                 self._send_state(client, full=True)
+            client.send(self.chat.history_frame())
 
     # --- acting -----------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from starlette.websockets import WebSocketState
 
 from ..dice import jsonable
 from ..errors import IllegalAction
+from . import chat
 from . import protocol as P
 from .manager import TableManager
 from .tables import Client, Refused, Table
@@ -202,6 +203,10 @@ async def _handle(conn: Connection, client: Client, table: Table, text: str) -> 
             await table.sync(client)
         elif isinstance(msg, P.PingMsg):
             client.send({"type": "pong"} | ({"ref": msg.id} if msg.id is not None else {}))
+        elif isinstance(msg, P.ChatMsg):
+            await chat.post(table, client.seat, "text", msg.text)
+        elif isinstance(msg, P.ReactMsg):
+            await chat.post(table, client.seat, "reaction", msg.reaction)
         elif isinstance(msg, P.Hello):
             conn.strike()
             client.send(P.error("already_hello", ref=msg.id))
@@ -210,3 +215,5 @@ async def _handle(conn: Connection, client: Client, table: Table, text: str) -> 
         client.send(P.error(d["code"], d["message"], d["params"], ref=msg.id))
     except Refused as exc:
         client.send(P.error(exc.code, exc.message, {k: jsonable(v) for k, v in exc.params.items()}, ref=msg.id))
+    except chat.ChatRefused as exc:
+        client.send(P.error(exc.code, exc.message, exc.params, ref=msg.id))
