@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from minodice.dice import Die, Face
@@ -70,8 +71,15 @@ def _open_table(page: Any, base: str, lang: str) -> str:
     return page.locator("#lobby-code").text_content()
 
 
+#: The bots of the table under test whose name is the server's ("Greedy 2"): seat → bot. The page
+#: says those names in its language (`bot.seat_name`), as it is told by TABLE's `auto_name`.
+AUTO_NAMED: dict[int, str] = {}
+
+
 def _seat_name(tr: dict[str, Any], view: dict[str, Any], seat: int) -> str:
     name = view["names"][seat]
+    if seat in AUTO_NAMED:
+        name = fill(tr["bot.seat_name"], {"bot": tr[f"bot.{AUTO_NAMED[seat]}.short"], "n": seat + 1})
     return fill(tr["you_name"], {"name": name}) if seat == view["seat"] else name
 
 
@@ -112,6 +120,10 @@ def test_the_page_names_the_winner_and_why_in_each_language(server: ServerProces
     page.on("pageerror", lambda e: errors.append(str(e)))
     code = _open_table(page, server.base, lang)
     token = next(c["value"] for c in ctx.cookies() if c["name"] == f"md_{code}")
+    info = httpx.get(f"{server.base}/api/tables/{code}").json()
+    AUTO_NAMED.clear()
+    AUTO_NAMED.update({p["seat"]: p["bot"] for p in info["players"] if p["auto_name"]})
+    assert sorted(AUTO_NAMED) == [1, 2]
     me = Player(server.ws_base, code, token)  # the player's own seat: what the page is sent
     won_checked = progress_checked = False
     deadline = time.monotonic() + 180

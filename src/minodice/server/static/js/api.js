@@ -67,6 +67,9 @@ export function normalizeTable(tb) {
     seats: (tb.players || []).map((p) => ({
       name: p.name,
       bot: p.kind === "bot" ? p.bot : null,
+      person: !!p.person, // a person holds the seat's token (a bot may play it for them)
+      autoName: !!p.auto_name, // the bot's name is the server's ("Greedy 3"): translate it
+      muted: !!p.muted, // the host muted this seat's chat
       human: p.kind !== "bot",
       taken: p.kind !== "open",
       connected: p.connected,
@@ -118,6 +121,10 @@ export async function startTable(code, token) {
   return normalizeTable(await call("POST", `/api/tables/${encodeURIComponent(code)}/start`, {}, token));
 }
 
+export async function reclaimSeat(code, seat, token) {
+  return normalizeTable(await call("POST", `/api/tables/${encodeURIComponent(code)}/seats/${seat}/reclaim`, {}, token));
+}
+
 export async function rematch(code, token) {
   const res = await call("POST", `/api/tables/${encodeURIComponent(code)}/rematch`, {}, token);
   return { code: res.table.code, table: normalizeTable(res.table) };
@@ -129,6 +136,13 @@ export async function handToBot(code, seat, bot, token) {
 
 // A websocket to a table that says hello with the seat token, reconnects when it
 // drops, and hands each server message to onMessage.
+// Reconnection: quick at first, then every 1.5 s at most (so a restarted server is found within
+// about that of being up), with jitter so a whole table does not knock at the same instant.
+function retryDelay(tries) {
+  const base = Math.min(200 * 2 ** (tries - 1), 1500);
+  return base * (0.75 + Math.random() * 0.5);
+}
+
 export function connect(code, token, { onMessage, onState }) {
   let ws = null;
   let closed = false;
@@ -166,9 +180,18 @@ export function connect(code, token, { onMessage, onState }) {
       }
       onState?.("closed");
       tries += 1;
-      timer = setTimeout(open, Math.min(500 * 2 ** tries, 8000));
+      timer = setTimeout(open, retryDelay(tries));
     };
   }
+  // Try again at once when the browser says the network is back or the tab is shown.
+  const now = () => {
+    if (closed || gone || (ws && ws.readyState <= WebSocket.OPEN)) return;
+    clearTimeout(timer);
+    open();
+  };
+  const shown = () => document.visibilityState === "visible" && now();
+  window.addEventListener("online", now);
+  document.addEventListener("visibilitychange", shown);
   open();
   return {
     send(msg) {
@@ -185,6 +208,8 @@ export function connect(code, token, { onMessage, onState }) {
     close() {
       closed = true;
       clearTimeout(timer);
+      window.removeEventListener("online", now);
+      document.removeEventListener("visibilitychange", shown);
       ws?.close();
     },
     get gone() {

@@ -3,6 +3,7 @@
 // The server is the authority: this page shows what it is sent — the dice table, the rule
 // options and bots, the trick state and every reason as a code — and sends wishes.
 import * as api from "./api.js";
+import { initChat } from "./chat.js";
 import { setDiceTable } from "./dice.js";
 import { $ } from "./dom.js";
 import { currentLanguage, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
@@ -12,7 +13,8 @@ import {
 import { enterTable, route } from "./net.js";
 import { onRematch, renderLog, renderSheet } from "./podium.js";
 import { S, loadToken, readRoute, saveToken, showError, showInviteUrl, toast } from "./state.js";
-import { showHint } from "./table.js";
+import { initSound } from "./sound.js";
+import { reclaimSeat, showHint } from "./table.js";
 
 // --- keyboard ---------------------------------------------------------------------------------
 
@@ -26,6 +28,7 @@ function onKey(ev) {
     return;
   }
   if (S.screen !== "game") return;
+  if (!S.online && /^\d$/.test(ev.key)) return toast(t("game.offline_blocked")); // the table is inert meanwhile
   const k = ev.key.toLowerCase();
   if (k === "s") return toggleSheet();
   if (k === "l") return toggleLog();
@@ -103,7 +106,10 @@ function wire() {
   $("join-form").addEventListener("submit", onJoinSeat);
   $("start-btn").addEventListener("click", onStart);
   $("hint-button").addEventListener("click", () => showHint(S.view?.hand));
+  $("reclaim-btn").addEventListener("click", reclaimSeat);
+  initSound($("sound-btn"));
   $("rematch-btn").addEventListener("click", onRematch);
+  initChat(); // the table chat panel (chat.js)
   $("sheet-btn").addEventListener("click", toggleSheet);
   $("log-btn").addEventListener("click", toggleLog);
   $("help-btn").addEventListener("click", toggleHelp);

@@ -41,6 +41,10 @@ export function errorText(err) {
     if (text) return sentence(text);
     if (err.status === 404) return t("error.not_found");
     if (err.network) return t("error.network");
+    // A code this page has no words for (a newer server): its own message, shortened.
+    if (typeof err.code === "string" && typeof err.message === "string" && err.message.trim()) {
+      return t("error.untranslated", { message: err.message.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, 160) });
+    }
   }
   return t("error.generic");
 }

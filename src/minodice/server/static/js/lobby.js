@@ -6,8 +6,8 @@ import { $, el } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
 import { applyTable, enterTable, route } from "./net.js";
 import {
-  S, amHost, botLabel, hostToken, inviteLink, loadToken, personalLink, saveToken, setCookie, show, showError,
-  showInviteUrl,
+  S, amHost, botLabel, hostToken, inviteLink, loadToken, personalLink, plainName, saveToken, setCookie, show,
+  showError, showInviteUrl,
 } from "./state.js";
 
 // --- home: create / join by code -------------------------------------------------------
@@ -234,7 +234,7 @@ function seatItem(s, i) {
   const tb = S.table;
   const li = el("li", { class: i === S.seat ? "me" : "" }, el("span", { class: "seat-no", text: t("lobby.seat_n", { n: i + 1 }) }));
   if (s.bot) {
-    li.append(el("span", { text: s.name || botLabel(s.bot) }), el("span", { class: "badge", text: t("lobby.bot", { bot: botLabel(s.bot) }) }));
+    li.append(el("span", { text: plainName(i) }), el("span", { class: "badge", text: t("lobby.bot", { bot: botLabel(s.bot) }) }));
   } else if (s.taken) {
     li.append(el("span", { text: i === S.seat ? t("you_name", { name: s.name }) : s.name }));
     if (i === tb.host) li.append(el("span", { class: "badge", text: t("lobby.host") }));

@@ -1,11 +1,14 @@
 // The table connection: entering a table, the websocket's messages (paced so each roll
 // can be seen landing), and which screen shows the table's state.
 import * as api from "./api.js";
+import { chatMessage } from "./chat.js";
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
 import { goHome, renderLobby } from "./lobby.js";
 import { renderPodium, renderSheet } from "./podium.js";
-import { S, reducedMotion, saveToken, show, showError } from "./state.js";
+import { dieName, faceName } from "./dice.js";
+import * as sound from "./sound.js";
+import { S, announce, handedOver, reducedMotion, saveToken, seatName, show, showError } from "./state.js";
 import { renderGame } from "./table.js";
 
 export async function enterTable(code, token) {
@@ -20,7 +23,7 @@ export async function enterTable(code, token) {
     return goHome();
   }
   S.conn = api.connect(code, S.token, {
-    onMessage: (msg) => enqueue(msg),
+    onMessage: (msg) => chatMessage(msg) || enqueue(msg), // chat frames skip the paced queue
     onState: (state) => showConn(state),
   });
   route();
@@ -30,13 +33,20 @@ export function applyTable(table) {
   if (table) S.table = table;
 }
 
+// While the socket is down nothing on the table can be pressed (the screens are inert):
+// a move made then would be lost. The socket comes back by itself (api.connect).
 function showConn(state) {
   const box = $("conn");
-  if (state === "open") {
+  S.online = state === "open";
+  if (S.online) {
     box.hidden = true;
   } else {
     box.textContent = t(state === "closed" ? "conn.lost" : "conn.connecting");
     box.hidden = false;
+  }
+  for (const id of ["screen-lobby", "screen-game", "screen-podium", "chat"]) {
+    const node = $(id);
+    if (node) node.inert = !S.online;
   }
 }
 
@@ -109,7 +119,24 @@ function handle(msg) {
     S.toAct = m.toAct ?? [];
   }
   route();
+  cueTurn();
   return pause;
+}
+
+// When this page's turn comes: a soft sound, a word for screen readers, and the tab title
+// when the tab is in the background.
+let myTurn = null;
+function cueTurn() {
+  const v = S.view;
+  const legal = S.screen === "game" && v && !handedOver() && Array.isArray(v.legal) && v.legal.length ? v.legal : null;
+  const now = legal ? (typeof legal[0] === "string" ? "roll" : "bid") : null;
+  if (now === myTurn) return;
+  myTurn = now;
+  if (now) {
+    sound.turn();
+    announce(t(now === "roll" ? "announce.your_roll" : "announce.your_bid"));
+  }
+  sound.titleCue(!!now, t("announce.your_turn"));
 }
 
 function welcome(seat) {
@@ -137,9 +164,17 @@ function takeEvents(m) {
     if (ev.type === "rolled") {
       S.fresh.add(`${currentHandAt(S.events.length - 1)}:${ev.trick}:${ev.seat}`);
       pause = Math.max(pause, 700);
+      sound.roll();
+      announce(t("announce.rolled", { name: seatName(ev.seat), die: dieName(ev.die), face: faceName(ev.face) }));
     }
-    if (ev.type === "trick_won") pause = Math.max(pause, 1200);
+    if (ev.type === "trick_won") {
+      S.sweep = `${currentHandAt(S.events.length - 1)}:${ev.trick}`;
+      pause = Math.max(pause, 1200);
+      announce(t("announce.trick_won", { name: seatName(ev.seat) }));
+    }
     if (ev.type === "bids_revealed") pause = Math.max(pause, 600);
+    if (ev.type === "hand_scored") sound.handEnd();
+    if (ev.type === "game_over") sound.podium();
   }
   return pause;
 }

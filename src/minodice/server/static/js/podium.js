@@ -31,10 +31,13 @@ export function renderLog() {
   if (!S.logOpen) return;
   const ol = $("log");
   ol.textContent = "";
-  for (const ev of S.events.slice(-80)) {
-    const line = eventLine(ev);
-    if (line) ol.append(el("li", { text: line }));
-  }
+  // The last 80 lines, each with its number in the whole game (drawn by us, not by the list
+  // marker, so numbers of any length stay inside the box).
+  const lines = S.events.map(eventLine).filter(Boolean);
+  const first = Math.max(0, lines.length - 80);
+  lines.slice(first).forEach((line, k) => {
+    ol.append(el("li", {}, el("span", { class: "n", "aria-hidden": "true", text: String(first + k + 1) }), el("span", { text: line })));
+  });
   ol.scrollTop = ol.scrollHeight;
 }
 

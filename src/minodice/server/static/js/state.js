@@ -15,6 +15,9 @@ export const S = {
   toAct: [],
   events: [],
   fresh: new Set(), // rolls to animate: "hand:trick:seat"
+  sweep: null, // the trick just won, whose dice fly to the winner: "hand:trick"
+  swept: new Set(), // tricks whose dice have flown
+  online: false, // the table's socket is open
   conn: null,
   queue: [],
   busy: false,
@@ -42,6 +45,23 @@ export function showError(err) {
   errorTimer = setTimeout(() => (box.hidden = true), 8000);
 }
 
+/** Say `text` to screen readers at once (the assertive live region of the game screen). */
+let said = [];
+export function announce(text) {
+  if (!text) return;
+  said.push(text);
+  if (said.length > 1) return;
+  // Gathered for a moment, then put in the cleared region (announced even when it repeats).
+  setTimeout(() => {
+    const box = $("announce");
+    if (box) {
+      box.textContent = "";
+      box.textContent = said.slice(-4).join(" ");
+    }
+    said = [];
+  }, 60);
+}
+
 export function toast(text) {
   const box = $("toast");
   box.textContent = text;
@@ -50,8 +70,23 @@ export function toast(text) {
 }
 
 export function plainName(seat) {
+  const info = S.table?.seats?.[seat];
+  // A bot under the name the server gave it ("Greedy 3"): said in the reader's language.
+  if (info?.autoName && info.bot) return t("bot.seat_name", { bot: botShort(info.bot), n: seat + 1 });
   const names = S.view?.names || S.table?.seats?.map((s) => s.name) || [];
   return names[seat] || t("lobby.seat_n", { n: seat + 1 });
+}
+
+/** A bot's short name in the reader's language ("Greedy"), else its own name capitalised. */
+export function botShort(name) {
+  const key = `bot.${name}.short`;
+  const text = t(key);
+  return text === key ? name.charAt(0).toUpperCase() + name.slice(1) : text;
+}
+
+/** Whether the host handed this page's seat to a bot (it plays for the person until they take it back). */
+export function handedOver() {
+  return S.seat !== null && !!S.table?.seats?.[S.seat]?.bot;
 }
 
 export function seatName(seat) {

@@ -1,16 +1,20 @@
-// The game screen: players, the trick on the table, this seat's bid pad and dice.
-// Everything rule-shaped — whose roll it is, the lead colour, which roll leads and why,
-// which dice may be rolled and why not, bonuses — is read from the server's view and
-// events (docs/server-protocol.md) and put into words from its codes.
+// The game screen: the seats around the felt (seats.js), the trick rolled into the middle,
+// this seat's bid pad and rack of dice. Everything rule-shaped — whose roll it is, the lead
+// colour, which roll leads and why, which dice may be rolled and why not, bonuses — is read
+// from the server's view and events (docs/server-protocol.md) and put into words from its codes.
 import * as api from "./api.js";
 import { reasonText } from "./codes.js";
 import { blankDieSVG, dieName, dieSVG, faceName } from "./dice.js";
 import { $, el } from "./dom.js";
 import { nameList, t } from "./i18n.js";
-import { giveToBot } from "./lobby.js";
 import { digest } from "./net.js";
 import { renderLog, renderSheet } from "./podium.js";
-import { S, amHost, botLabel, isBot, plainName, seatName, showError } from "./state.js";
+import { renderSeats, seatPlace } from "./seats.js";
+import {
+  S, botLabel, handedOver, isBot, plainName, reducedMotion, seatName, showError, toast,
+} from "./state.js";
+
+export { renderTimer } from "./seats.js";
 
 export function renderGame() {
   const v = S.view;
@@ -20,8 +24,9 @@ export function renderGame() {
   const cur = v.tricks.length && v.tricks[v.tricks.length - 1].winner === null ? v.tricks[v.tricks.length - 1] : null;
   const trickNo = cur ? v.tricks.length : Math.min(v.tricks.length + 1, v.hand);
   const toRoll = bidding ? null : (S.toAct?.[0] ?? null); // the server says whose roll it is
-  const myTurnRoll = !bidding && Array.isArray(v.legal) && v.legal.length && typeof v.legal[0] === "string";
-  const myTurnBid = bidding && Array.isArray(v.legal);
+  const handed = handedOver(); // a bot plays this page's seat: no moves here
+  const myTurnRoll = !handed && !bidding && Array.isArray(v.legal) && v.legal.length && typeof v.legal[0] === "string";
+  const myTurnBid = !handed && bidding && Array.isArray(v.legal);
 
   $("hand-info").textContent = bidding
     ? t("game.hand_bidding", { hand: v.hand, hands: v.hands })
@@ -32,9 +37,12 @@ export function renderGame() {
   else if (myTurnRoll) turn = t("game.your_roll");
   else if (toRoll !== null) turn = t(isBot(toRoll) ? "game.bot_rolling" : "game.their_roll", { name: plainName(toRoll) });
   $("turn-info").textContent = turn;
-  renderTimer();
+  renderHandedOver(handed);
 
-  renderPlayers(v, d, bidding, toRoll, cur);
+  const leading = cur ? v.trick?.leading : null;
+  const winning = leading !== null && leading !== undefined ? cur.rolls[leading]?.seat : null;
+  const toAct = bidding ? v.bid_placed.map((b, i) => (b ? null : i)).filter((i) => i !== null) : toRoll === null ? [] : [toRoll];
+  renderSeats(v, d, bidding, toAct, winning);
   renderTrick(v, d, cur, toRoll);
   renderBidPad(v, d, bidding, myTurnBid);
   renderDice(v, myTurnRoll);
@@ -45,87 +53,29 @@ export function renderGame() {
   $("record-link").setAttribute("download", `minodice-${S.code}.json`);
 }
 
-// The turn timer: a live countdown, once a second, to the bot that stands in for an
-// absent player the game waits for (TABLE.players[i].autoplay_in, see api.normalizeTable).
-// Its own element (role=timer, not a live region) so screen readers are not flooded.
-let timerTick = null;
+// The host handed this seat to a bot while its person was away: say so (the bot's moves are
+// not "yours") and offer to take the seat back.
+function renderHandedOver(handed) {
+  $("handed-over").hidden = !handed;
+  if (handed) $("handed-over-text").textContent = t("game.handed_over", { bot: botLabel(S.table.seats[S.seat].bot) });
+}
 
-export function renderTimer() {
-  clearTimeout(timerTick);
-  timerTick = null;
-  const box = $("turn-timer");
-  const seats = S.screen === "game" && S.table?.status === "playing" ? S.table.seats || [] : [];
-  const now = performance.now();
-  const groups = new Map(); // whole seconds left → seats
-  let next = Infinity; // ms until the next shown second changes
-  seats.forEach((s, i) => {
-    if (typeof s.autoplayAt !== "number" || s.bot || s.standin) return;
-    const ms = Math.max(0, s.autoplayAt - now);
-    const n = Math.ceil(ms / 1000);
-    if (!groups.has(n)) groups.set(n, []);
-    groups.get(n).push(i);
-    if (ms > 0) next = Math.min(next, ms % 1000 || 1000);
-  });
-  const text = [...groups.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([n, list]) => t("game.deadline", { names: nameList(list.map(plainName)), n }))
-    .join(" ");
-  if (box.textContent !== text) box.textContent = text;
-  box.hidden = !text;
-  if (next < Infinity) timerTick = setTimeout(renderTimer, Math.min(next, 1000) + 20);
+export async function reclaimSeat() {
+  const button = $("reclaim-btn");
+  button.disabled = true;
+  try {
+    S.table = await api.reclaimSeat(S.code, S.seat, S.token);
+    renderGame();
+  } catch (err) {
+    showError(err);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 function waitingBidders() {
   const v = S.view;
   return v.bid_placed.map((b, i) => (b ? null : i)).filter((i) => i !== null).map((i) => (i === S.seat ? t("you") : plainName(i)));
-}
-
-function bidLine(v, d, bidding, i) {
-  const bid = v.bids[i] ?? (i === S.seat ? d.myBid : null);
-  if (bidding) {
-    const text = i === S.seat && d.myBid !== null ? t("game.you_bid_hidden", { bid: d.myBid }) : v.bid_placed[i] ? t("game.has_bid") : t("game.bidding_now");
-    return el("span", { class: "pbid", text });
-  }
-  const pbid = el("span", { class: "pbid", text: t("game.won_of_bid", { won: v.won[i], bid }) });
-  if (bid !== null) {
-    if (v.won[i] === bid) pbid.append(" ", el("span", { class: "made", text: t("game.on_target") }));
-    else if (v.won[i] > bid) pbid.append(" ", el("span", { class: "over", text: t("game.over_bid") }));
-  }
-  return pbid;
-}
-
-function seatBadges(i) {
-  const seatInfo = S.table?.seats?.[i];
-  const badges = el("span", { class: "pbadges" });
-  if (seatInfo?.bot) badges.append(el("span", { class: "badge", text: t("lobby.bot", { bot: botLabel(seatInfo.bot) }) }));
-  else if (seatInfo?.standin) badges.append(el("span", { class: "badge off", text: t("lobby.standin") }));
-  else if (seatInfo && seatInfo.connected === false) {
-    badges.append(el("span", { class: "badge off", text: t("lobby.away") }));
-    if (amHost()) {
-      badges.append(el("button", { type: "button", class: "small", text: t("game.give_to_bot"), onclick: () => giveToBot(i, "greedy") }));
-    }
-  }
-  return badges.childNodes.length ? badges : null;
-}
-
-function renderPlayers(v, d, bidding, toRoll, cur) {
-  const ol = $("players");
-  ol.textContent = "";
-  const leading = cur ? v.trick?.leading : null;
-  const winning = leading !== null && leading !== undefined ? cur.rolls[leading]?.seat : null;
-  for (let i = 0; i < v.seats; i++) {
-    const cls = ["player", i === S.seat ? "me" : "", i === toRoll ? "turn" : "", i === winning ? "leading" : ""].join(" ");
-    const li = el(
-      "li",
-      { class: cls, "data-seat": i },
-      el("span", { class: "pname", text: seatName(i) }),
-      el("span", { class: "ptotal", title: t("game.total"), text: t("game.points", { n: v.totals[i] }) }),
-      bidLine(v, d, bidding, i),
-      seatBadges(i),
-    );
-    if (i === winning) li.append(el("span", { class: "pbid", text: t("game.winning_now") }));
-    ol.append(li);
-  }
 }
 
 // The trick to show: the one in play (with the server's trick state), else the last one
@@ -149,44 +99,73 @@ function pick(state) {
   return { lead: state.lead ?? null, leading: state.leading ?? null, reason: state.reason ?? null, bonusWhy: state.bonus_why ?? null };
 }
 
+// The trick in the middle of the felt: each die lands in front of the seat that rolled it
+// (the same places as the seats), the roll winning so far marked, the seats still to roll
+// shown as empty places. Rebuilt only when what it shows changes, so animations run through.
 function renderTrick(v, d, cur, toRoll) {
   const ol = $("trick");
-  ol.textContent = "";
   const shown = shownTrick(v, d, cur);
+  const best = !shown ? -1 : shown.winner !== null ? shown.rolls.findIndex((r) => r.seat === shown.winner) : shown.leading;
+  const key = shown ? `${shown.hand}:${shown.no}` : "";
+  const sig = JSON.stringify([key, shown?.rolls, shown?.order, best, toRoll, S.seat, document.documentElement.lang]);
+  if (ol.dataset.sig === sig) return;
+  ol.dataset.sig = sig;
+  ol.textContent = "";
   $("trick-h").textContent = shown ? shown.title : t("game.no_trick_yet");
   if (!shown) {
     $("lead-info").textContent = "";
     $("trick-result").textContent = "";
     return;
   }
-  const best = shown.winner !== null ? shown.rolls.findIndex((r) => r.seat === shown.winner) : shown.leading;
   $("lead-info").textContent = shown.lead ? t("game.lead", { colour: dieName(shown.lead) }) : t("game.no_lead");
+  const finished = shown.winner !== null;
+  const sweepNow = finished && S.sweep === key && !reducedMotion();
   shown.rolls.forEach((r, idx) => {
-    const key = `${shown.hand}:${shown.no}:${r.seat}`;
-    const fresh = S.fresh.has(key);
-    S.fresh.delete(key);
+    const fresh = S.fresh.delete(`${shown.hand}:${shown.no}:${r.seat}`);
+    const cls = [idx === best ? "winning" : "", fresh ? "rolling" : "", finished && !sweepNow && S.swept.has(key) ? "swept" : ""];
     ol.append(
       el(
         "li",
-        { class: `${idx === best ? "winning" : ""} ${fresh ? "rolling" : ""}`, "data-seat": r.seat },
-        el("span", { html: dieSVG(r.die, r.face) }),
+        { class: cls.join(" ").trim(), "data-seat": r.seat, "data-place": seatPlace(r.seat, v.seats) },
+        el("span", { class: "die-wrap", html: dieSVG(r.die, r.face) }),
         el("span", { class: "who", text: seatName(r.seat) }),
-        el("span", { class: "what", text: t("die_shows", { die: dieName(r.die), face: faceName(r.face) }) }),
+        idx === best ? el("span", { class: "lead-mark", text: finished ? "★" : `★ ${t("game.leads_mark")}` }) : null,
       ),
     );
   });
-  for (const seat of cur ? shown.order.slice(shown.rolls.length) : []) {
+  // The seats still to roll, in rolling order (the server's).
+  const rolled = new Set(shown.rolls.map((r) => r.seat));
+  for (const seat of shown.order || []) {
+    if (rolled.has(seat)) continue;
+    const label = seat === toRoll ? t("game.rolling_now") : t("game.to_roll");
     ol.append(
       el(
         "li",
-        { class: "pending", "data-seat": seat },
-        el("span", { html: blankDieSVG(t("game.to_roll")) }),
+        { class: `pending ${seat === toRoll ? "next" : ""}`.trim(), "data-seat": seat, "data-place": seatPlace(seat, v.seats) },
+        el("span", { class: "die-wrap", html: blankDieSVG(`${seatName(seat)}: ${label}`) }),
         el("span", { class: "who", text: seatName(seat) }),
-        el("span", { class: "what", text: seat === toRoll ? t("game.rolling_now") : t("game.to_roll") }),
       ),
     );
   }
   $("trick-result").textContent = trickResult(shown, best);
+  if (sweepNow) sweep(ol, shown, key);
+}
+
+// The end of a trick: after a moment to read it, its dice fly to the winner's seat.
+function sweep(ol, shown, key) {
+  S.sweep = null;
+  S.swept.add(key);
+  setTimeout(() => {
+    const target = document.querySelector(`#players [data-seat="${shown.winner}"] .avatar`);
+    if (!target || !ol.isConnected) return;
+    const to = target.getBoundingClientRect();
+    for (const li of ol.querySelectorAll("li:not(.pending)")) {
+      const from = li.querySelector(".die-wrap").getBoundingClientRect();
+      li.style.setProperty("--sweep-x", `${to.left + to.width / 2 - (from.left + from.width / 2)}px`);
+      li.style.setProperty("--sweep-y", `${to.top + to.height / 2 - (from.top + from.height / 2)}px`);
+      li.classList.add("sweep");
+    }
+  }, 450);
 }
 
 // Who won (or leads) the trick and why, and the bonus and why: the server's reasons in words.
@@ -218,10 +197,11 @@ function renderBidPad(v, d, bidding, myTurnBid) {
         const attrs = { type: "button", class: "bid", "data-bid": b, "aria-keyshortcuts": b <= 9 ? String(b) : null };
         box.append(el("button", { ...attrs, "aria-label": t("game.bid_n", { n: b }), text: String(b), onclick: () => sendBid(b) }));
       }
+      if (!document.activeElement?.closest?.(".me-area")) box.querySelector("button")?.focus({ preventScroll: true });
     }
   }
   const waiting = $("bid-waiting");
-  if (bidding && !myTurnBid && !spectator && d.myBid !== null) {
+  if (bidding && !myTurnBid && !spectator && d.myBid !== null && !handedOver()) {
     waiting.textContent = t("game.bid_sent_waiting", { bid: d.myBid, names: nameList(waitingBidders()) });
   } else if (!bidding && d.revealed) {
     waiting.textContent = t("game.bids_revealed", {
@@ -234,8 +214,9 @@ function renderBidPad(v, d, bidding, myTurnBid) {
   }
 }
 
-// This seat's dice: the ones the server lists as legal are buttons; each other one says
-// why not (the server's refusal, in words).
+// This seat's rack: the dice the server lists as legal are live buttons; the others are
+// dimmed but stay focusable, their reason (the server's refusal, in words) shown on hover
+// and focus and said by screen readers.
 function renderDice(v, myTurnRoll) {
   const spectator = S.seat === null || v.seat === null || v.seat === undefined;
   const held = v.dice || [];
@@ -249,31 +230,32 @@ function renderDice(v, myTurnRoll) {
   held.forEach((die, i) => {
     const ok = legal.has(die);
     const why = reasonText(refusals[die]);
-    let label = `${dieName(die)} (${facesText(die)})`;
-    if (ok) label = t("game.roll_die_label", { die: dieName(die), faces: facesText(die) });
-    else if (why) label = t("game.cannot_roll_label", { die: dieName(die), why });
+    // The button's name starts with what it shows ("Yellow … key 1"); the reason it may not be
+    // rolled is its description (shown on hover and focus).
+    const whyId = why ? `why-${i}` : null;
     const btn = el(
       "button",
       {
         type: "button",
-        class: `die-btn ${ok ? "legal" : ""} ${myTurnRoll ? "" : "held"}`,
+        class: `die-btn ${ok ? "legal" : ""} ${myTurnRoll ? "" : "held"} ${why ? "refused" : ""}`,
         "data-die": die,
         "data-index": i,
-        disabled: !ok,
+        "aria-disabled": ok ? null : "true",
         "aria-keyshortcuts": ok && i < 9 ? String(i + 1) : null,
-        "aria-label": label,
-        onclick: () => sendRoll(die),
+        "aria-describedby": whyId,
+        onclick: () => (ok ? sendRoll(die) : why ? toast(t("game.cannot_roll_now", { why })) : null),
       },
-      el("span", { html: dieSVG(die) }),
+      el("span", { class: "die-wrap", "aria-hidden": "true", html: dieSVG(die) }),
       el("span", { class: "dname", text: dieName(die) }),
-      why ? el("span", { class: "why", text: why }) : null,
+      el("span", { class: "sr-only", text: ` (${facesText(die)})${ok ? `: ${t("game.roll_it")}` : why ? `: ${t("game.not_now")}` : ""}` }),
+      why ? el("span", { class: "why", id: whyId, "aria-hidden": "true", text: why }) : null,
       ok && i < 9 ? el("span", { class: "key", text: t("game.key_hint", { key: i + 1 }) }) : null,
     );
     ul.append(el("li", {}, btn));
   });
   if (!held.length && !spectator) ul.append(el("li", { class: "status", text: t("game.no_dice") }));
   if (focusedDie !== undefined) ul.querySelector(`[data-index="${focusedDie}"]`)?.focus();
-  else if (myTurnRoll && !document.activeElement?.closest?.(".me-area")) ul.querySelector("button:not(:disabled)")?.focus({ preventScroll: true });
+  else if (myTurnRoll && !document.activeElement?.closest?.(".me-area")) ul.querySelector("button.legal")?.focus({ preventScroll: true });
 }
 
 function facesText(die) {
@@ -323,7 +305,8 @@ async function sendBid(b) {
 
 async function sendRoll(die) {
   try {
-    for (const btn of $("my-dice").querySelectorAll("button")) btn.disabled = true;
+    for (const btn of $("my-dice").querySelectorAll("button")) btn.setAttribute("aria-disabled", "true");
+    for (const btn of $("my-dice").querySelectorAll("button.legal")) btn.classList.remove("legal");
     await S.conn.send({ type: "roll", die });
   } catch (err) {
     showError(err);
