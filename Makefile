@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 ARGS   ?=
 
-.PHONY: play serve test test-slow lint types docs dist screenshots bench clean
+.PHONY: play serve test test-slow lint types docs dist screenshots bench lighthouse clean
 
 # One stamp per set of extras: `make play` installs only what playing needs (no server, no test tools);
 # `make serve` adds the server; `make test` everything the tests use.
@@ -27,6 +27,13 @@ $(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	@touch $@
 
+# axe-core for the accessibility tests (tests/test_web_a11y.py), pinned in tests/a11y/package-lock.json;
+# the stamp lives in node_modules so that deleting that folder installs it again.
+A11Y_STAMP := tests/a11y/node_modules/.stamp
+$(A11Y_STAMP): tests/a11y/package.json tests/a11y/package-lock.json
+	npm ci --prefix tests/a11y --no-audit --no-fund
+	@touch $@
+
 ## play: set up and start a game in the terminal (pass options with ARGS="--bot random --seed 3")
 play: $(VENV)/.stamp-play
 	$(BIN)/minodice play $(ARGS)
@@ -36,8 +43,8 @@ serve: $(VENV)/.stamp-server
 	$(BIN)/minodice serve $(ARGS)
 
 ## test: set up, lint, check types, build the docs and the package, and run the test suite (slow runs excluded)
-test: $(VENV)/.stamp-test
-	$(BIN)/ruff check src tests benchmarks examples
+test: $(VENV)/.stamp-test $(A11Y_STAMP)
+	$(BIN)/ruff check src tests benchmarks examples scripts
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/mypy
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
@@ -45,11 +52,11 @@ test: $(VENV)/.stamp-test
 	$(BIN)/python -m pytest -q -n 2 -m "not slow" -p no:cacheprovider
 
 ## test-slow: the long runs too (10,000 games verified and rescored)
-test-slow: $(VENV)/.stamp-test
+test-slow: $(VENV)/.stamp-test $(A11Y_STAMP)
 	$(BIN)/python -m pytest -q -n 2 -p no:cacheprovider
 
 lint: $(VENV)/.stamp-test
-	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples scripts
 	$(BIN)/lint-imports --no-logo
 
 ## types: mypy over src/ (configured in pyproject.toml)
@@ -66,9 +73,9 @@ dist: $(VENV)/.stamp-test
 	$(BIN)/python -m build --quiet --outdir dist . > /dev/null
 	$(BIN)/twine check --strict dist/*
 
-## screenshots: refresh the README's pictures of the web client (docs/screenshots/) in headless Chromium
+## screenshots: refresh the README's pictures of the web client (docs/screenshots/): every screen, in headless Chromium
 screenshots: $(VENV)/.stamp-test
-	MINODICE_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_web_client.py tests/test_web_sheet.py
+	$(BIN)/python scripts/screenshots.py docs/screenshots
 
 ## bench: the benchmarks (installs open-spiel for the reference figures)
 bench: $(VENV)/.stamp-test
@@ -78,5 +85,10 @@ bench: $(VENV)/.stamp-test
 	$(BIN)/python benchmarks/bench_records.py
 	$(BIN)/python benchmarks/bench_sim.py
 
+## lighthouse: Lighthouse's accessibility and best-practices scores of the web client (installs Lighthouse 12 with npm)
+lighthouse: $(VENV)/.stamp-test
+	$(BIN)/python benchmarks/bench_lighthouse.py $(ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis src/*.egg-info dist site build
+	rm -rf tests/a11y/node_modules benchmarks/lighthouse/node_modules

@@ -1,0 +1,172 @@
+"""Refresh the README's pictures of the web client: every screen, in headless Chromium.
+
+    make screenshots                      # writes docs/screenshots/*.png
+    .venv/bin/python scripts/screenshots.py OUT_DIR [--chromium PATH]
+
+Starts its own `minodice serve` on a free port with a temporary database, plays a 4-seat game
+(Ana in the browser, three bots) and captures: home (create form), lobby (waiting for a
+friend), bidding (with the hint), rolling (a trick on the table), end of trick, end of hand
+(with the score sheet), the podium, a 6-seat table on a phone, and the score-sheet page.
+Not a test: the tests write their pictures to a temporary folder and never touch docs/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+LAPTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A `minodice serve` of its own, on a temporary database."""
+
+    def __init__(self, tmp: Path, bot_delay: float) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        minodice = Path(sys.executable).parent / "minodice"
+        args = [str(minodice), "serve", "--port", str(self.port), "--db", f"sqlite:///{tmp / 'shots.db'}",
+                "--bot-delay", str(bot_delay), "--turn-timeout", "600"]
+        self.proc = subprocess.Popen(args, stdout=(tmp / "server.log").open("w"), stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=1):
+                    return
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("minodice serve did not start: " + (tmp / "server.log").read_text()) from None
+                time.sleep(0.2)
+
+    def post(self, path: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), headers=headers)
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.load(r)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def shot(page: Page, out: Path, name: str) -> None:
+    page.screenshot(path=str(out / f"{name}.png"), full_page=True)
+    print(f"  {name}.png")
+
+
+def play_and_capture(page: Page, out: Path) -> None:
+    """Ana plays her seat until the podium, capturing each kind of moment once."""
+    wanted = ["bidding", "rolling", "end-of-trick", "end-of-hand"]
+    deadline = time.monotonic() + 240
+    while page.locator("#screen-podium").is_hidden():
+        if time.monotonic() > deadline:
+            raise SystemExit("the game did not reach the podium in time")
+        hand = page.locator("#hand-info").text_content() or ""
+        if page.locator("#bid-pad").is_visible():
+            if "bidding" in wanted and page.locator("#hint-button").is_visible():
+                page.click("#hint-button")
+                page.wait_for_selector("#hint-box:not([hidden])")
+                shot(page, out, "bidding")
+                wanted.remove("bidding")
+            elif "end-of-hand" in wanted and not hand.startswith("Hand 1 "):
+                page.keyboard.press("s")
+                page.wait_for_selector("#sheet:not([hidden])")
+                shot(page, out, "end-of-hand")
+                page.keyboard.press("s")
+                wanted.remove("end-of-hand")
+            page.locator("#bid-buttons button").nth(page.locator("#bid-buttons button").count() // 3).click()
+        elif page.locator("#my-dice button.legal").count():
+            title = page.locator("#trick-h").text_content() or ""
+            if "rolling" in wanted and page.locator("#trick li:not(.pending)").count() >= 2:
+                shot(page, out, "rolling")
+                wanted.remove("rolling")
+            elif "end-of-trick" in wanted and title.startswith("Last trick"):
+                shot(page, out, "end-of-trick")
+                wanted.remove("end-of-trick")
+            page.locator("#my-dice button.legal").first.click()
+        page.wait_for_timeout(120)
+    if wanted:
+        print("  (not met in this game: " + ", ".join(wanted) + ")")
+    page.wait_for_timeout(400)
+    shot(page, out, "podium")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", nargs="?", default=str(ROOT / "docs" / "screenshots"))
+    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    opts = parser.parse_args()
+    out = Path(opts.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        server = Server(Path(tmp), bot_delay=0.2)
+        browser = pw.chromium.launch(executable_path=opts.chromium, args=["--no-sandbox"])
+        try:
+            laptop = browser.new_context(viewport=LAPTOP, reduced_motion="reduce", locale="en-US")
+            page = laptop.new_page()
+            page.set_default_timeout(20_000)
+            page.goto(server.base + "/")
+            page.wait_for_selector("#screen-home:not([hidden])")
+            page.fill("#create-name", "Ana")
+            page.select_option("#create-seats", "4")
+            page.select_option("#seat-kind-1", "human")
+            page.select_option("#seat-kind-2", "bot:greedy")
+            page.select_option("#seat-kind-3", "bot:montecarlo")
+            page.evaluate("document.querySelector('details.rule-options').open = true")
+            shot(page, out, "create")
+            page.click("#create-form button[type=submit]")
+            page.wait_for_selector("#screen-lobby:not([hidden])")
+            shot(page, out, "lobby")
+            # Bo never comes: Ana lets a bot take his seat, then starts.
+            page.locator("#lobby-seats .give-bot button").first.click()
+            page.wait_for_selector("#start-btn:not([disabled])")
+            page.click("#start-btn")
+            page.wait_for_selector("#screen-game:not([hidden])")
+            play_and_capture(page, out)
+            laptop.close()
+
+            # A full table on a phone, mid-game.
+            t = server.post("/api/tables", {"seats": 6, "bots": [None] + ["greedy"] * 5, "name": "Ana"})
+            server.post(f"/api/tables/{t['table']['code']}/start", {}, t["host_token"])
+            phone = browser.new_context(viewport=PHONE, reduced_motion="reduce", locale="en-US", is_mobile=True)
+            page = phone.new_page()
+            page.goto(f"{server.base}/#table={t['table']['code']}&token={t['token']}")
+            page.wait_for_selector("#bid-pad:not([hidden])")
+            page.locator("#bid-buttons button").first.click()
+            page.wait_for_selector("#my-dice button.legal")
+            page.wait_for_timeout(300)
+            shot(page, out, "phone")
+            phone.close()
+
+            sheet = browser.new_context(viewport=LAPTOP, reduced_motion="reduce", locale="en-US").new_page()
+            sheet.goto(server.base + "/sheet.html")
+            sheet.wait_for_selector("#setup-form:not([hidden])")
+            shot(sheet, out, "sheet-page")
+        finally:
+            browser.close()
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
