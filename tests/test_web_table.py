@@ -289,14 +289,16 @@ def test_a_hand_played_with_the_keyboard_alone_and_announced(server, http, brows
     page = _page(browser, server, LAPTOP, t["tokens"][0], t["code"], errors=errors)
     page.wait_for_selector("#bid-pad:not([hidden])")
     assert page.evaluate("document.activeElement.closest('#bid-buttons') !== null")  # the pad has the focus
-    assert "Your turn to bid" in (page.locator("#announce").text_content() or "")
+    page.wait_for_function("document.getElementById('announce').textContent.includes('Your turn to bid')")
+    # Everything said in the live region, as it is said.
+    page.evaluate("""() => { window.heard = [];
+      new MutationObserver(() => window.heard.push(document.getElementById('announce').textContent))
+        .observe(document.getElementById('announce'), { childList: true, characterData: true, subtree: true }); }""")
     page.keyboard.press("0")
-    heard: set[str] = set()
     refused_seen = False
     deadline = time.monotonic() + 40
     while "Hand 3" not in (page.locator("#hand-info").text_content() or ""):
         assert time.monotonic() < deadline, page.locator("#hand-info").text_content()
-        heard.add(page.locator("#announce").text_content() or "")
         if page.locator("#bid-pad").is_visible() and page.locator("#bid-buttons button").count():
             page.keyboard.press("0")
         elif page.locator("#my-dice button.legal").count():
@@ -318,7 +320,7 @@ def test_a_hand_played_with_the_keyboard_alone_and_announced(server, http, brows
             page.evaluate("document.querySelector('#my-dice button.legal').focus()")
             page.keyboard.press("Enter")
         page.wait_for_timeout(60)
-    said = " ".join(heard)
+    said = " ".join(page.evaluate("window.heard"))
     assert "rolled" in said and "wins the trick" in said, said
     assert not errors, errors
     page.context.close()
