@@ -231,7 +231,7 @@ def test_a_seat_handed_to_a_bot_is_not_yours_until_you_take_it_back(server, http
     bo.context.close()
 
 
-def test_a_rematch_seats_the_person_again_not_the_bot_that_stood_in(server, http):
+def test_a_rematch_seats_the_person_again_not_the_bot_that_stood_in(server, http, browser):
     t = make_table(http, 3, [None, None, "random"], ["Ana", "Bo"])
     start(http, t["code"], t["host"])
     for seat in (0, 1):  # both away: bots finish the game for them
@@ -240,12 +240,22 @@ def test_a_rematch_seats_the_person_again_not_the_bot_that_stood_in(server, http
     while http.get(f"/api/tables/{t['code']}").json()["status"] != "over":
         assert time.monotonic() < deadline
         time.sleep(0.2)
-    r = http.post(f"/api/tables/{t['code']}/rematch", headers={"Authorization": f"Bearer {t['tokens'][1]}"})
-    assert r.status_code == 200, r.text
-    players = r.json()["table"]["players"]
+    # Bo comes back to the podium and asks for a rematch: in the new game the seat is his again.
+    errors: list[str] = []
+    bo = _page(browser, server, PHONE, t["tokens"][1], t["code"], errors=errors)
+    bo.wait_for_selector("#screen-podium:not([hidden])")
+    bo.click("#rematch-btn")
+    bo.wait_for_selector("#screen-game:not([hidden])")
+    bo.wait_for_selector("#bid-pad:not([hidden])")  # he bids himself
+    assert bo.locator("#handed-over").is_hidden()
+    assert "Bo (you)" in (bo.locator("#players .player.me").text_content() or "")
+    new_code = bo.evaluate("location.hash").split("table=")[1].split("&")[0]
+    players = http.get(f"/api/tables/{new_code}").json()["players"]
     assert [p["kind"] for p in players] == ["human", "human", "bot"], players
     assert [p["name"] for p in players[:2]] == ["Ana", "Bo"]
     assert players[2]["auto_name"] is True and players[0]["auto_name"] is False
+    assert not errors, errors
+    bo.context.close()
 
 
 def test_the_table_cannot_be_pressed_while_disconnected_and_comes_back_after_a_restart(browser, tmp_path):
