@@ -106,6 +106,11 @@ def test_the_base_wheel_plays_in_a_fresh_venv_and_names_missing_extras(dist: Pat
     assert "pip install 'minodice[rl]'" in env_check.stderr
     location = run(str(bin_dir / "python"), "-c", "import minodice; print(minodice.__file__)")
     assert str(env_dir) in location.stdout  # the installed copy, not this source tree
+    # No numba in the base install: the bid advisor still answers, and says how to get the speed.
+    assert run(str(bin_dir / "python"), "-c", "import numba").returncode != 0
+    advised = run(str(bin_dir / "minodice"), "advise", "red", "gray")
+    assert advised.returncode == 0 and "expected score" in advised.stdout, advised.stderr
+    assert "pip install 'minodice[fast]'" in advised.stderr and "Traceback" not in advised.stderr
 
 
 def test_the_readme_lists_every_extra() -> None:

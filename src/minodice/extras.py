@@ -1,7 +1,8 @@
 """Optional parts of minodice (pip extras) and the one error for a part that is not installed.
 
 `pip install minodice` brings the engine, records, the terminal game, the table
-tools and the bots. The web server, plots, Ray and the RL environments each need an
+tools and the bots (compiled by numba with the `fast` extra, else run as plain
+Python: `minodice.jit`). The web server, plots, Ray and the RL environments each need an
 extra (`pip install 'minodice[server]'`); the extras and what they install are
 declared once, in `pyproject.toml`. A module that needs one calls `require` before
 importing it, so a missing library becomes a sentence naming the extra, not a traceback.
@@ -26,6 +27,7 @@ __all__ = ["EXTRAS", "MissingExtra", "require"]
 
 #: The extras a user may be told to install, each with what it is for.
 EXTRAS: dict[str, str] = {
+    "fast": "compiled search bots, bid hint and simulator (numba)",
     "server": "the web server (minodice serve)",
     "plots": "plots (--plot)",
     "ray": "tournaments on a Ray cluster (--backend ray)",

@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ..dice import BAG, BAG_COUNTS, Die, dice_called, hands_for, over_bag
+from ..jit import njit
 from ..rules import Rules
 from ..sim import kernel as K
 from ..sim.kernel import S_BIDS

@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ..dice import Die, hands_for
+from ..jit import njit
 from ..rules import Rules
 from ..sim import kernel as K
 from ..sim import simulate_from_stream

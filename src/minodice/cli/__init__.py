@@ -9,8 +9,9 @@ first use, for `minodice --help` and for tests.
 from __future__ import annotations
 
 import sys
+import warnings
 from importlib import import_module
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import typer
 
@@ -69,8 +70,23 @@ def _group_of(argv: list[str]) -> str | None:
     return next((group for group, names in COMMAND_GROUPS.items() if word in names), None)
 
 
+_show_warning = warnings.showwarning
+
+
+def _one_line(
+    message: Warning | str, category: type[Warning], filename: str, lineno: int,
+    file: TextIO | None = None, line: str | None = None,
+) -> None:
+    """minodice's own warnings (e.g. running without numba) as one plain line on stderr; others as Python shows them."""
+    if category.__module__.startswith("minodice"):
+        print(f"minodice: {message}", file=sys.stderr)
+    else:
+        _show_warning(message, category, filename, lineno, file, line)
+
+
 def main() -> Any:
     """The console script: runs the command asked for, loading only its group (all of them for help)."""
+    warnings.showwarning = _one_line
     group = _group_of(sys.argv[1:])
     return (build_app((group,)) if group else build_app())()
 

@@ -41,9 +41,9 @@ replay exactly the same game through the engine:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..dice import BAG, BAG_COUNTS, Die, Face
+from ..jit import njit
 from ..rules import Rules
 
 __all__ = [
