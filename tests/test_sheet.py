@@ -635,3 +635,12 @@ def test_save_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
         save_sheet(sheet_at(4), path)
     assert path.read_text() == before
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_csv_writes_formula_like_names_as_text() -> None:
+    """`minodice sheet --csv` and the web page's CSV share `to_csv`: a name that a spreadsheet would run is text."""
+    sheet = ScoreSheet(["=cmd|' /C calc'!A0", "@SUM(1)", "Ana"])
+    sheet.enter([Entry(0, 0), Entry(1, 1), Entry(0, 0)])
+    text = sheet.to_csv()
+    assert "'=cmd|' /C calc'!A0" in text and "'@SUM(1)" in text
+    assert "\n=cmd" not in text and ",=cmd" not in text and ",@SUM" not in text

@@ -10,12 +10,14 @@ import asyncio
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from .. import record as records
 from ..analysis.advisor import advise
 from ..bots import BUILTIN
+from ..codes import printable
 from ..dice import BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, Face
 from ..rules import RULE_OPTIONS, places
 from . import chat
@@ -32,6 +34,10 @@ def manager(request: Request) -> TableManager:
 
 
 Manager = Annotated[TableManager, Depends(manager)]
+#: A seat in a path (`/seats/{seat}/...`): 0 to 5 (a table's own number of seats is checked by the table).
+Seat = Annotated[int, Path(ge=0, lt=MAX_SEATS, description="the seat, from 0")]
+#: The furthest `/api/games?offset=` goes (a database's integers stop at 2^63; nobody pages that far).
+OFFSET_MAX = 10**9
 
 
 def bearer(authorization: str | None, request: Request, cookie: str) -> str | None:
@@ -110,7 +116,7 @@ async def start_table(
 
 @router.post("/tables/{code}/seats/{seat}/bot", summary="Hand a seat to a bot (host)")
 async def seat_bot(
-    code: str, seat: int, body: P.SeatBot, request: Request, m: Manager,
+    code: str, seat: Seat, body: P.SeatBot, request: Request, m: Manager,
     authorization: Annotated[str | None, Header()] = None,
 ) -> dict[str, Any]:
     table = await _table(m, code)
@@ -121,7 +127,7 @@ async def seat_bot(
 
 @router.post("/tables/{code}/seats/{seat}/reclaim", summary="Take back your seat from the bot playing it")
 async def seat_reclaim(
-    code: str, seat: int, request: Request, m: Manager, authorization: Annotated[str | None, Header()] = None
+    code: str, seat: Seat, request: Request, m: Manager, authorization: Annotated[str | None, Header()] = None
 ) -> dict[str, Any]:
     table = await _table(m, code)
     token = bearer(authorization, request, f"md_{table.code}")
@@ -133,7 +139,7 @@ async def seat_reclaim(
 
 @router.post("/tables/{code}/seats/{seat}/mute", summary="Mute or unmute a player's chat (host)")
 async def seat_mute(
-    code: str, seat: int, body: P.SeatMute, request: Request, m: Manager,
+    code: str, seat: Seat, body: P.SeatMute, request: Request, m: Manager,
     authorization: Annotated[str | None, Header()] = None,
 ) -> dict[str, Any]:
     table = await _table(m, code)
@@ -159,7 +165,8 @@ async def rematch(
 
 @router.get("/games", summary="Finished games, newest first")
 async def games(
-    m: Manager, limit: Annotated[int, Query(ge=1, le=200)] = 50, offset: Annotated[int, Query(ge=0)] = 0
+    m: Manager, limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0, le=OFFSET_MAX)] = 0,
 ) -> dict[str, Any]:
     out = []
     for t in await m.finished(limit, offset):
@@ -224,8 +231,64 @@ async def hint(
     return advice.to_dict()
 
 
+#: The most an error reply repeats of a request: characters of a message, of a text parameter or
+#: of a refused field's input, and errors listed (a 60 MB body must not come back as a 60 MB reply).
+MESSAGE_SHOWN = 1000
+PARAM_SHOWN = 200
+INPUT_SHOWN = 40
+ERRORS_SHOWN = 8
+
+
+def excerpt(value: object, limit: int = INPUT_SHOWN) -> str:
+    """`value` as text safe to show (`codes.printable`), at most `limit` characters (cut with "…")."""
+    text = value if isinstance(value, str) else str(value)
+    return printable(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _shown(value: Any) -> Any:
+    """A refusal's parameter as sent: numbers as they are, text (and lists of it) cut to an excerpt."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, list):
+        return [_shown(v) for v in value[:20]]
+    return excerpt(value, PARAM_SHOWN)
+
+
 def refused_handler(_request: Request, exc: Exception) -> JSONResponse:
-    """Refused → `{"detail": {"code", "message", "params"}}` with its HTTP status."""
+    """Refused → `{"detail": {"code", "message", "params"}}` with its HTTP status (text cut to excerpts)."""
     assert isinstance(exc, Refused)
-    params = {k: v if isinstance(v, (int, float, str, bool, type(None), list)) else str(v) for k, v in exc.params.items()}
-    return JSONResponse({"detail": P.http_error(exc.code, exc.message, **params)}, status_code=exc.status)
+    params = {k: _shown(v) for k, v in exc.params.items()}
+    return JSONResponse(
+        {"detail": P.http_error(exc.code, excerpt(exc.message, MESSAGE_SHOWN), **params)}, status_code=exc.status
+    )
+
+
+def validation_handler(request: Request, exc: Exception) -> JSONResponse:
+    """A body, path or query the schema refused → 422. A refused name (`protocol.BadName`) is
+    `{"detail": {"code", "message", "params"}}` like every refusal, and so is a seat in the path that is not
+    0 to 5 (400 `bad_seat`, as for a seat the table does not have); anything else is FastAPI's list of
+    `{"type", "loc", "msg", "input"}`, at most 8 of them, each input a short excerpt (left out when not text or
+    a number), never the whole body."""
+    assert isinstance(exc, RequestValidationError)
+    errors = list(exc.errors())
+    for err in errors:
+        bad = (err.get("ctx") or {}).get("error")
+        if isinstance(bad, P.BadName):
+            return JSONResponse({"detail": P.http_error(bad.code, bad.message, **bad.params)}, status_code=422)
+    if any(tuple(err.get("loc", ()))[:2] == ("path", "seat") for err in errors):
+        return refused_handler(request, Refused("bad_seat", status=400))
+    return JSONResponse({"detail": [_short_error(err) for err in errors[:ERRORS_SHOWN]]}, status_code=422)
+
+
+def _short_error(err: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "type": excerpt(err.get("type", ""), INPUT_SHOWN),
+        "loc": [part if isinstance(part, int) else excerpt(part) for part in err.get("loc", ())],
+        "msg": excerpt(err.get("msg", ""), PARAM_SHOWN),
+    }
+    value = err.get("input")
+    if isinstance(value, bool):
+        out["input"] = value
+    elif isinstance(value, (str, int, float)):
+        out["input"] = excerpt(value)
+    return out

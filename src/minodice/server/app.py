@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -9,12 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from .api import refused_handler, router
+from ..codes import render
+from . import protocol as P
+from .api import refused_handler, router, validation_handler
 from .manager import TableManager
 from .settings import Settings
 from .sheet_api import router as sheet_router
@@ -22,6 +27,68 @@ from .tables import Refused
 from .ws import serve_socket
 
 STATIC = Path(__file__).with_name("static")
+
+#: The largest request body, in bytes. The lobby's bodies are a few hundred bytes.
+BODY_LIMIT = 64 * 1024
+#: The score sheet's and the referee's bodies are larger: the largest a real game makes, a
+#: `/api/sheet/record` of 4 players, 8 hands (144 rolls) and 40-character names of 4-byte letters, is
+#: 30 KB as a browser sends it and 85 KB ASCII-escaped and indented (`json.dumps(indent=2)`): 3 times that.
+SHEET_BODY_LIMIT = 256 * 1024
+SHEET_PATHS = ("/api/sheet/", "/api/trick")
+
+
+class BodyLimit:
+    """Refuse a request body over its limit with 413 `too_large`, before reading it: at once when its
+    Content-Length says so, else (a chunked body) as soon as the bytes received pass the limit. The
+    app then sees the client gone, and whatever it answers is dropped. Websockets pass through."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        limit = SHEET_BODY_LIMIT if path.startswith(SHEET_PATHS) else BODY_LIMIT
+        length = dict(scope.get("headers") or ()).get(b"content-length")
+        if length is not None and length.isdigit() and (len(length) > 18 or int(length) > limit):
+            await too_large(send, limit)
+            return
+        received = 0
+        refused = started = False
+
+        async def limited() -> Message:
+            nonlocal received, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    refused = True
+                    if not started:
+                        await too_large(send, limit)
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        await self.app(scope, limited, guarded)
+
+
+async def too_large(send: Send, limit: int) -> None:
+    """The 413 reply (and the connection closed: the rest of the body is never read)."""
+    body = json.dumps({"detail": P.http_error("too_large", render("too_large", {"limit": limit}), limit=limit)})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+               (b"connection", b"close")]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": body.encode()})
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -48,6 +115,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.add_exception_handler(Refused, refused_handler)
+    app.add_exception_handler(RequestValidationError, validation_handler)
+    app.add_middleware(BodyLimit)
     app.include_router(router)
     app.include_router(sheet_router)
 

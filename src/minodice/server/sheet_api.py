@@ -24,6 +24,7 @@ from ..table.referee import RefereeError, Verdict, parse_held, parse_roll, refer
 from ..table.refusal import Refusal, rules_or_refusal
 from ..table.sheet import FORMAT, ScoreSheet, SheetError
 from ..table.sheet_record import record_from_sheet
+from .api import INPUT_SHOWN, PARAM_SHOWN, excerpt
 from .protocol import Strict
 from .tables import Refused
 
@@ -55,8 +56,8 @@ def _describe(exc: RequestValidationError) -> str:
     """`field: problem; ...` for a body pydantic refused."""
     parts = []
     for err in list(exc.errors())[:4]:
-        loc = ".".join(str(x) for x in err["loc"] if x != "body") or "body"
-        msg = "unknown field" if err["type"] == "extra_forbidden" else err["msg"]
+        loc = ".".join(excerpt(x, INPUT_SHOWN) for x in err["loc"] if x != "body") or "body"
+        msg = "unknown field" if err["type"] == "extra_forbidden" else excerpt(err["msg"], PARAM_SHOWN)
         parts.append(f"{loc}: {msg}")
     return "; ".join(parts) or "the request body is not valid"
 
@@ -148,9 +149,10 @@ async def check_sheet(body: SheetBody) -> dict[str, Any]:
     return sheet_report(load_sheet(body))
 
 
+#: What makes a spreadsheet read a cell as a formula (OWASP's "CSV injection"), with the full-width forms.
 @router.post("/sheet/csv", summary="A score sheet as a CSV download")
 async def sheet_csv(body: SheetBody) -> Response:
-    """`ScoreSheet.to_csv()` of the checked sheet, as an attachment."""
+    """`ScoreSheet.to_csv()` of the checked sheet (its cells `formula_safe`), as an attachment."""
     return Response(
         load_sheet(body).to_csv(),
         media_type="text/csv; charset=utf-8",
@@ -225,5 +227,6 @@ async def trick(body: TrickBody) -> dict[str, Any]:
 
 
 __all__ = [
-    "ClearErrors", "RecordBody", "SheetBody", "TrickBody", "judge", "load_sheet", "refused", "router", "sheet_report",
+    "ClearErrors", "RecordBody", "SheetBody", "TrickBody", "judge", "load_sheet",
+    "refused", "router", "sheet_report",
 ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,13 +27,30 @@ from ..dice import MAX_SEATS, MIN_SEATS, hands_for
 from ..rules import GRIFFIN_BONUS, MERMAID_BONUS, RULE_OPTIONS, Rules, hand_score, max_griffin_bonuses, places
 from .refusal import Refusal, rules_or_refusal
 
-__all__ = ["FORMAT", "Entry", "ScoreSheet", "SheetError", "check_count"]
+__all__ = ["FORMAT", "FORMULA_START", "Entry", "ScoreSheet", "SheetError", "check_count", "formula_safe"]
 
 #: The `format` field of a saved sheet.
 FORMAT = "minodice-sheet/1"
 
 _ENTRY_KEYS = {"bid", "won", "mermaid", "griffins"}
 
+
+
+#: How a spreadsheet formula can start (OWASP's CSV injection list, and the full-width forms).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+_WHOLE_NUMBER = re.compile("-?[0-9]+")
+
+
+def formula_safe(cell: str) -> str:
+    """A CSV cell that a spreadsheet shows as the text it is: with a leading apostrophe when it starts like
+    a formula (`=cmd|...`, `+1`, `@SUM(1)`, `-2+3`); a whole number (a score of -20) stays a number.
+
+    >>> formula_safe("=cmd|' /C calc'!A0"), formula_safe("-20"), formula_safe("Ana")
+    ("'=cmd|' /C calc'!A0", '-20', 'Ana')
+    """
+    if cell.startswith(FORMULA_START) and not _WHOLE_NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
 
 class SheetError(Refusal):
     """An entry or a saved sheet the score sheet refuses: `code` (in `codes.SHEET_REFUSALS`, or an engine
@@ -300,17 +318,21 @@ class ScoreSheet:
         return cls.from_dict(data)
 
     def to_csv(self) -> str:
-        """One row per hand and player (with running totals), then a totals section with places."""
+        """One row per hand and player (with running totals), then a totals section with places.
+
+        Names that a spreadsheet would run as a formula are written as text (`formula_safe`)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["hand", "dice", "player", "bid", "won", "bonus", "hand score", "total"])
         for hand, (entries, totals) in enumerate(zip(self._hands, self.running_totals()), start=1):
             for player, entry, score, total in zip(self.players, entries, self.hand_scores(hand), totals):
-                writer.writerow([hand, self.dice(hand), player, entry.bid, entry.won, entry.bonus, score, total])
+                writer.writerow(
+                    [hand, self.dice(hand), formula_safe(player), entry.bid, entry.won, entry.bonus, score, total]
+                )
         writer.writerow([])
         writer.writerow(["player", "total", "place"])
         for player, total, place in zip(self.players, self.totals(), self.places()):
-            writer.writerow([player, total, place])
+            writer.writerow([formula_safe(player), total, place])
         return out.getvalue()
 
 
