@@ -50,7 +50,7 @@ class ServerProcess:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20.0) -> ServerProcess:
+    def start(self, timeout: float = 60.0) -> ServerProcess:
         args = [sys.executable, "-m", "minodice.cli", "serve", "--port", str(self.port), "--db", self.db]
         for k, v in self.options.items():
             args += [f"--{k.replace('_', '-')}", str(v)]
@@ -148,7 +148,7 @@ class Player:
         self.acted_on: tuple | None = None
         self.sent: list[float] = []
         self.states = 0
-        self.send({"type": "hello", "token": token})
+        self.send({"type": "hello", "token": token} if token is not None else {"type": "hello", "spectate": True})
         welcome = self.next()
         assert welcome["type"] == "welcome", welcome
         self.seat = welcome["seat"]

@@ -272,5 +272,5 @@ def test_bad_token_unknown_table_and_no_hello(game: tuple, server: ServerProcess
         ws.send(json.dumps({"type": "bid", "bid": 0}))
         err = json.loads(ws.recv(5))
         assert err["code"] == "need_hello"
-        ws.send(json.dumps({"type": "hello", "token": None}))
+        ws.send(json.dumps({"type": "hello", "spectate": True}))  # watching is asked for
         assert json.loads(ws.recv(5))["type"] == "welcome"

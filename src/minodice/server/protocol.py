@@ -6,12 +6,18 @@ with a clear message instead of being silently ignored.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
+import re
+import unicodedata
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..bots import BUILTIN
 from ..codes import render
 from ..dice import MAX_SEATS, MIN_SEATS, Die, Face
 from ..events import Event, HandScored, Rolled, TrickWon
@@ -19,6 +25,19 @@ from ..rules import Rules, TrickState, hand_score, roller
 from ..view import View
 
 NAME_MAX = 24
+#: The most combining marks (accents, vowel signs) a name may stack on one letter, counted decomposed
+#: (Vietnamese ệ is e and 2): real names need up to 3 (Tibetan stacks such as སྒྲོ in Drolma, pointed
+#: Hebrew), "zalgo" text piles dozens.
+NAME_MARKS = 3
+#: Characters that show nothing and are read as spaces in a name (so alone they are no name): the
+#: Hangul fillers, the blank Braille pattern, the combining grapheme joiner, the Khmer inherent vowels.
+_BLANKS = dict.fromkeys(map(ord, "\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5"), " ")
+#: The default-ignorable code points (Unicode's DerivedCoreProperties.txt), left out when names are compared.
+_IGNORABLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+_I18N = Path(__file__).with_name("static") / "i18n"
 
 
 class Strict(BaseModel):
@@ -27,16 +46,65 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def clean_name(value: str) -> str:
-    """A player's name: trimmed, 1 to 24 printable characters."""
-    value = " ".join(value.split())
-    if not value:
-        raise ValueError("a name needs at least one letter")
-    if len(value) > NAME_MAX:
-        raise ValueError(f"a name has at most {NAME_MAX} characters")
-    if any(not ch.isprintable() for ch in value):
-        raise ValueError("a name cannot hold control characters")
-    return value
+def clean_name(value: object) -> object:
+    """A player's name: NFC, blanks read as spaces, spaces collapsed and trimmed; 1 to 24 characters
+    with a visible letter, digit or sign, no control or formatting character, at most 3 marks on a
+    letter, and not a bot seat's name ("Greedy 2", in any language of the web client). Else BadName.
+
+    Not a string: returned as it is, for the field's own type check to refuse.
+    """
+    if not isinstance(value, str):
+        return value
+    name = " ".join(unicodedata.normalize("NFC", value).translate(_BLANKS).split())
+    if not name.isprintable():
+        raise BadName("name_control")
+    if not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):
+        raise BadName("name_empty")
+    if _most_marks(name) > NAME_MARKS:
+        raise BadName("name_marks", limit=NAME_MARKS)
+    if len(name) > NAME_MAX:
+        raise BadName("name_too_long", limit=NAME_MAX)
+    if _bot_names().fullmatch(name_key(name)):
+        raise BadName("name_bot")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What names are compared by: NFKC, case-folded, default-ignorable characters left out, spaces collapsed."""
+    return " ".join(_IGNORABLE.sub("", unicodedata.normalize("NFKC", name)).casefold().split())
+
+
+def _most_marks(name: str) -> int:
+    """The longest run of combining marks (on one base character) in `name`, decomposed (NFD: "ệ" is e and 2)."""
+    most = run = 0
+    for ch in unicodedata.normalize("NFD", name):
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        most = max(most, run)
+    return most
+
+
+@functools.cache
+def _bot_names() -> re.Pattern[str]:
+    """A bot seat's name as `name_key` has it, in English ("greedy 3", as the server names bots) and
+    as the web client says it in each of its languages ("codicioso 3"), with an optional " (2)"."""
+    words = {name_key(b) for b in BUILTIN}
+    forms = {"{bot} {n}"}
+    for path in sorted(_I18N.glob("*.json")):
+        try:
+            words_of = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        forms.add(str(words_of.get("bot.seat_name", "{bot} {n}")))
+        words |= {name_key(str(words_of[f"bot.{b}.short"])) for b in BUILTIN if f"bot.{b}.short" in words_of}
+    bots = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if w)
+    shapes = [
+        re.escape(name_key(form)).replace(r"\{bot\}", f"(?:{bots})").replace(r"\{n\}", r"\d+") for form in forms
+    ]
+    return re.compile(f"(?:{'|'.join(sorted(shapes))})(?: \\(\\d+\\))?")
+
+
+#: A player's name in a body: `clean_name` runs first, so the length is counted on the cleaned name.
+Name = Annotated[str, BeforeValidator(clean_name), Field(max_length=NAME_MAX)]
 
 
 # --- HTTP bodies --------------------------------------------------------------------------
@@ -46,21 +114,19 @@ class CreateTable(Strict):
     """`POST /api/tables`."""
 
     seats: int = Field(4, ge=MIN_SEATS, le=MAX_SEATS)
-    bots: list[str | None] | None = Field(None, max_length=MAX_SEATS)
-    rules: dict[str, str] = Field(default_factory=dict, max_length=8)
-    name: str | None = Field(None, max_length=80)
+    bots: list[Annotated[str, Field(max_length=80)] | None] | None = Field(None, max_length=MAX_SEATS)
+    rules: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=40)]] = Field(
+        default_factory=dict, max_length=8
+    )
+    name: Name | None = None
     hints: bool = Field(True, strict=True)  # may players ask the bid advisor?
-
-    _name = field_validator("name")(lambda v: None if v is None else clean_name(v))
 
 
 class JoinTable(Strict):
     """`POST /api/tables/{code}/join`."""
 
-    name: str = Field(max_length=80)
+    name: Name
     seat: int | None = Field(None, ge=0, lt=MAX_SEATS)
-
-    _name = field_validator("name")(clean_name)
 
 
 class SeatBot(Strict):
@@ -77,13 +143,37 @@ class SeatMute(Strict):
 
 # --- websocket: client to server ------------------------------------------------------------
 
-MessageId = Annotated[int | Annotated[str, Field(max_length=64)], Field(union_mode="left_to_right")]
+#: A message id: an integer JavaScript holds exactly (|id| <= 2^53 - 1), or a string of at most 64 characters.
+ID_MAX_INT = 2**53 - 1
+ID_MAX_LEN = 64
+MessageId = Annotated[
+    Annotated[int, Field(strict=True, ge=-ID_MAX_INT, le=ID_MAX_INT)]
+    | Annotated[str, Field(strict=True, max_length=ID_MAX_LEN)],
+    Field(union_mode="left_to_right"),
+]
+
+
+def valid_id(value: object) -> bool:
+    """Whether `value` is a message id the server accepts (and may echo as `ref`)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return -ID_MAX_INT <= value <= ID_MAX_INT
+    return isinstance(value, str) and len(value) <= ID_MAX_LEN
 
 
 class Hello(Strict):
+    """The first frame: a seat's `token` to play, or `spectate: true` to watch (exactly one of them)."""
+
     type: Literal["hello"]
     token: str | None = Field(None, max_length=128)
+    spectate: bool = Field(False, strict=True)
     id: MessageId | None = None
+
+    def asks_one(self) -> bool:
+        """Whether it asks for exactly one of a seat and watching (else: `bad_hello`). An empty
+        token is still a token: the table refuses it with `bad_token`."""
+        return self.spectate != (self.token is not None)
 
 
 class BidMsg(Strict):
@@ -146,15 +236,26 @@ class BadMessage(ValueError):
         self.ref = ref
 
 
+class BadName(BadMessage):
+    """A name `clean_name` refuses: a `name_*` code of the registry and its params (a ValueError, so a
+    body holding it is a validation error; the API answers it with the code, see `api.validation_handler`)."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, render(code, params))
+        self.params = params
+
+
 def parse_client(text: str) -> ClientMessage:
     """Parse one websocket text frame, or raise BadMessage saying what is wrong."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # ValueError: bad JSON, or an integer past Python's digit limit
         raise BadMessage("bad_json") from None
     if not isinstance(data, dict):
         raise BadMessage("bad_json")
-    ref = data.get("id") if isinstance(data.get("id"), (int, str)) else None
+    if data.get("id") is not None and not valid_id(data["id"]):
+        raise BadMessage("bad_id")  # never echoed: it may be anything up to the frame's size
+    ref = data.get("id")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _BY_TYPE:
         shown = json.dumps(kind)[:40]
@@ -192,6 +293,17 @@ def error(
     if ref is not None:
         out["ref"] = ref
     return out
+
+
+def ack(ref: str | int) -> dict[str, Any]:
+    """The answer to an accepted message that carried an `id` (sent after what it caused)."""
+    return {"type": "ack", "ref": ref}
+
+
+def fingerprint(msg: BaseModel) -> bytes:
+    """What identifies a frame's content, whatever its key order or spacing (its `id` left out)."""
+    content = json.dumps(msg.model_dump(mode="json", exclude={"id"}), sort_keys=True)  # ASCII: lone surrogates too
+    return hashlib.sha256(content.encode()).digest()
 
 
 def http_error(code: str, message: str, **params: Any) -> dict[str, Any]:

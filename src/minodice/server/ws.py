@@ -37,8 +37,29 @@ class Closed(Exception):
         self.reason = reason
 
 
+class Answers:
+    """The ids a connection used last and what each got, so a frame sent again is not carried out again.
+
+    Up to `size` ids (the oldest forgotten first); per id, its frame's `protocol.fingerprint` and
+    the answer it got (an `ack`, a `pong` or an `error`).
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.seen: collections.OrderedDict[str | int, tuple[bytes, dict[str, Any]]] = collections.OrderedDict()
+
+    def get(self, ref: str | int) -> tuple[bytes, dict[str, Any]] | None:
+        """The fingerprint and answer of the frame that used `ref`, if it is remembered."""
+        return self.seen.get(ref)
+
+    def remember(self, ref: str | int, fingerprint: bytes, answer: dict[str, Any]) -> None:
+        self.seen[ref] = (fingerprint, answer)
+        while len(self.seen) > self.size:
+            self.seen.popitem(last=False)
+
+
 class Connection:
-    """One socket's reading side: frame limits, flood control and bad-message count."""
+    """One socket's reading side: frame limits, flood control, bad-message count and the ids used."""
 
     def __init__(self, ws: WebSocket, manager: TableManager) -> None:
         self.ws = ws
@@ -46,6 +67,7 @@ class Connection:
         self.times: collections.deque[float] = collections.deque()
         self.bad = 0
         self.warned = 0.0
+        self.answers = Answers()
 
     async def receive(self, client: Client | None) -> str | None:
         """The next acceptable text frame (None: the peer left); Closed past a limit."""
@@ -124,10 +146,12 @@ async def serve_socket(ws: WebSocket, code: str, manager: TableManager) -> None:
             return
         writer = asyncio.get_running_loop().create_task(_writer(ws, client))
         try:
-            await table.connect(client, hello.token)
+            await table.connect(client, hello.token, hello.id)
         except Refused as exc:
             await _send_direct(ws, P.error(exc.code, exc.message, ref=hello.id))
             raise Closed(4401, "bad token") from None
+        if hello.id is not None:  # its id is used: the same hello again is `already_hello`
+            conn.answers.remember(hello.id, P.fingerprint(hello), P.error("already_hello", ref=hello.id))
         while not client.closed:
             text = await conn.receive(client)
             if text is None:
@@ -181,19 +205,54 @@ async def _hello(conn: Connection, client: Client) -> P.Hello | None:
             await _send_direct(conn.ws, P.error(exc.code, exc.message, ref=exc.ref))
             continue
         if isinstance(msg, P.Hello):
-            return msg
+            if msg.asks_one():
+                return msg
+            conn.strike()
+            await _send_direct(conn.ws, P.error("bad_hello", ref=msg.id))
+            continue
         conn.strike()
         await _send_direct(conn.ws, P.error("need_hello", ref=msg.id))
 
 
 async def _handle(conn: Connection, client: Client, table: Table, text: str) -> None:
-    """Parse one frame and carry it out; every refusal becomes an `error` to this client only."""
+    """Parse one frame and carry it out; every answer goes to this client only.
+
+    A frame whose `id` this connection used already is not carried out again: the same frame
+    gets the answer it got the first time, another frame `duplicate_id`.
+    """
     try:
         msg = P.parse_client(text)
     except P.BadMessage as exc:
         conn.strike()
         client.send(P.error(exc.code, exc.message, ref=exc.ref))
         return
+    if msg.id is None:
+        answer = await _carry_out(conn, client, table, msg)
+        if answer is not None:
+            client.send(answer)
+        return
+    fingerprint = P.fingerprint(msg)
+    seen = conn.answers.get(msg.id)
+    if seen is not None:
+        if seen[0] == fingerprint:
+            client.send(seen[1])
+        else:
+            conn.strike()
+            client.send(P.error("duplicate_id", ref=msg.id))
+        return
+    answer = await _carry_out(conn, client, table, msg)
+    assert answer is not None, "a message with an id always gets an answer"
+    conn.answers.remember(msg.id, fingerprint, answer)
+    client.send(answer)
+
+
+async def _carry_out(conn: Connection, client: Client, table: Table, msg: P.ClientMessage) -> dict[str, Any] | None:
+    """Carry out one message; the answer for its sender: an `error` if refused, else `pong` for a
+    ping and `ack` for the rest when it has an `id` (None: nothing to answer).
+
+    The answer is sent after what the message caused (the `state`, the `chat`, the `chat_history`).
+    """
+    ref = msg.id
     try:
         if isinstance(msg, P.BidMsg):
             await table.act(client.seat, "bid", msg.bid, msg.seat)
@@ -202,18 +261,19 @@ async def _handle(conn: Connection, client: Client, table: Table, text: str) -> 
         elif isinstance(msg, P.SyncMsg):
             await table.sync(client)
         elif isinstance(msg, P.PingMsg):
-            client.send({"type": "pong"} | ({"ref": msg.id} if msg.id is not None else {}))
+            return {"type": "pong"} | ({"ref": ref} if ref is not None else {})
         elif isinstance(msg, P.ChatMsg):
             await chat.post(table, client.seat, "text", msg.text)
         elif isinstance(msg, P.ReactMsg):
             await chat.post(table, client.seat, "reaction", msg.reaction)
         elif isinstance(msg, P.Hello):
             conn.strike()
-            client.send(P.error("already_hello", ref=msg.id))
+            return P.error("already_hello", ref=ref)
     except IllegalAction as exc:
         d = exc.to_dict()
-        client.send(P.error(d["code"], d["message"], d["params"], ref=msg.id))
+        return P.error(d["code"], d["message"], d["params"], ref=ref)
     except Refused as exc:
-        client.send(P.error(exc.code, exc.message, {k: jsonable(v) for k, v in exc.params.items()}, ref=msg.id))
+        return P.error(exc.code, exc.message, {k: jsonable(v) for k, v in exc.params.items()}, ref=ref)
     except chat.ChatRefused as exc:
-        client.send(P.error(exc.code, exc.message, exc.params, ref=msg.id))
+        return P.error(exc.code, exc.message, exc.params, ref=ref)
+    return P.ack(ref) if ref is not None else None

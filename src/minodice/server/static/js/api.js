@@ -158,7 +158,8 @@ export function connect(code, token, { onMessage, onState }) {
     ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(code)}`);
     ws.onopen = () => {
       tries = 0;
-      ws.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
+      // Watching is asked for: a hello with neither a token nor "spectate" is refused.
+      ws.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello", spectate: true }));
       onState?.("open");
     };
     ws.onmessage = (e) => {
@@ -168,6 +169,9 @@ export function connect(code, token, { onMessage, onState }) {
       } catch {
         return;
       }
+      // An ack only says a frame with an id was carried out: what it changed (the state, the
+      // chat) came before it, and a refusal comes as an error, so the page has nothing to do.
+      if (msg?.type === "ack") return;
       onMessage(msg);
     };
     ws.onclose = (e) => {
@@ -200,6 +204,8 @@ export function connect(code, token, { onMessage, onState }) {
         e.network = true;
         throw e;
       }
+      // Ids count up and are never reused on a connection (the server would not carry out a
+      // frame whose id it has seen: docs/server-protocol.md).
       ws.send(JSON.stringify({ ...msg, id: nextId++ }));
     },
     sync() {
