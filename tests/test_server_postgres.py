@@ -81,7 +81,7 @@ def test_store_on_postgres(pg_url: str) -> None:
 
 def test_server_game_on_postgres_survives_a_kill(pg_url: str, tmp_path: Path) -> None:
     log = tmp_path / "server.log"
-    srv = ServerProcess(pg_url, log).start()
+    srv = ServerProcess(pg_url, log, secret_file=tmp_path / "secret.key").start()
     try:
         with srv.api() as http:
             r = http.post("/api/tables", json={"seats": 3, "bots": [None, "greedy", "random"], "name": "Ana"})
@@ -96,7 +96,7 @@ def test_server_game_on_postgres_survives_a_kill(pg_url: str, tmp_path: Path) ->
             before = ana.state["view"]
         srv.kill()
         ana.close()
-        srv = ServerProcess(pg_url, log, port=srv.port).start()
+        srv = ServerProcess(pg_url, log, port=srv.port, secret_file=tmp_path / "secret.key").start()
         with srv.api() as http:
             ana = Player(srv.ws_base, code, token)
             assert ana.state["view"] == before

@@ -20,18 +20,28 @@ def serve(
     turn_timeout: Annotated[
         float, typer.Option(help="Seconds before a bot plays for a player who is gone.", min=0)
     ] = 60.0,
-    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before each move.", min=0)] = 0.8,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds from a bot's turn to its move, however long it thought.", min=0)
+    ] = 0.8,
     idle_minutes: Annotated[
         float, typer.Option(help="Minutes before a table nobody watches expires.", min=0)
     ] = 120.0,
     workers: Annotated[int, typer.Option(help="Threads the bots think in.", min=1)] = 4,
+    secret_file: Annotated[
+        str | None,
+        typer.Option(
+            help="File with the secret key that seals each table's seed in the database (created, readable by "
+            "you only, when missing). Default: the SQLite file's name + .key; needed for PostgreSQL.",
+            envvar="MINODICE_SECRET_FILE",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser: start the web server (lobby, tables, bots; games saved to --db)."""
     need("server", "fastapi", "uvicorn", "sqlalchemy", "alembic", "pydantic")
     from ..server.serve import run
 
     run(host=host, port=port, db=db, turn_timeout=turn_timeout, bot_delay=bot_delay,
-        idle_minutes=idle_minutes, workers=workers)
+        idle_minutes=idle_minutes, workers=workers, secret_file=secret_file)
 
 
 def register(app: typer.Typer) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..rules import RuleError, Rules
 from .settings import Settings
-from .store import Store, StoredSeat, StoredTable
+from .store import SeedKeyError, Store, StoredSeat, StoredTable
 from .tables import Hub, Refused, Table, new_code, new_token, seat_template, token_hash
 
 log = logging.getLogger("minodice.server")
@@ -29,7 +29,7 @@ class TableManager:
 
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
-        self.store = store if store is not None else Store(settings.db)
+        self.store = store if store is not None else Store(settings.db, settings.secret_file, need_key=True)
         self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="minodice-db")
         self.pool = ThreadPoolExecutor(max_workers=max(1, settings.workers), thread_name_prefix="minodice-bot")
         self.hub = Hub(settings, self.store, self.pool, self.db)
@@ -119,7 +119,11 @@ class TableManager:
             return table
         if not code.isalnum() or len(code) > 12:
             raise Refused("no_table", status=404, table=code[:12])
-        stored = await self.db(self.store.load, code)
+        try:
+            stored = await self.db(self.store.load, code)
+        except SeedKeyError as exc:  # sealed with a key this server does not have: never deal other dice
+            log.error("table %s cannot be opened: %s", code, exc)
+            raise Refused("table_locked", status=503, table=code) from None
         if stored is None:
             raise Refused("no_table", status=404, table=code)
         table = self.tables.get(code)  # loaded meanwhile by another request

@@ -21,16 +21,19 @@ def lan_address() -> str | None:
 
 
 def run(
-    *, host: str, port: int, db: str, turn_timeout: float, bot_delay: float, idle_minutes: float, workers: int
+    *, host: str, port: int, db: str, turn_timeout: float, bot_delay: float, idle_minutes: float, workers: int,
+    secret_file: str | None = None,
 ) -> None:
-    """Start the server (blocks until interrupted)."""
+    """Start the server (blocks until interrupted); exit 2 with the reason when the database or its key will not do."""
     import uvicorn
 
     from .app import create_app
 
     settings = Settings(
-        db=db, turn_timeout=turn_timeout, bot_delay=bot_delay, idle_minutes=idle_minutes, workers=workers
+        db=db, turn_timeout=turn_timeout, bot_delay=bot_delay, idle_minutes=idle_minutes, workers=workers,
+        secret_file=secret_file,
     )
+    open_store(settings)
     app = create_app(settings)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     typer.echo(f"Mino Dice server: open http://{shown}:{port}/ in your browser")
@@ -40,6 +43,31 @@ def run(
             typer.echo(f"Friends on your network join at http://{lan}:{port}/")
     typer.echo(f"API docs: http://{shown}:{port}/docs   games saved to {_safe_url(db)}")
     uvicorn.run(app, host=host, port=port, log_level="info", ws_max_size=65536, ws_ping_interval=20)
+
+
+def open_store(settings: Settings) -> None:
+    """Open the database once before serving: migrate it, read (or create) the seed key, seal old plain
+    seeds, and say so — or stop with the reason (a missing or wrong key: never deal other dice)."""
+    from .store import SeedKeyError, Store
+
+    try:
+        store = Store(settings.db, settings.secret_file, need_key=True)
+    except SeedKeyError as exc:
+        typer.echo(f"minodice serve: {exc}", err=True)
+        raise typer.Exit(2) from None
+    try:
+        if store.key_created:
+            typer.echo(
+                f"New secret key written to {store.key_file} (readable by you only). It seals each table's seed "
+                "in the database: keep it with the database, and give it to every server process on it — "
+                "without it the games in progress cannot resume."
+            )
+        elif store.key_file is not None:
+            typer.echo(f"Seeds sealed with the secret key in {store.key_file}")
+        if store.sealed_old:
+            typer.echo(f"Sealed the plain seeds of {store.sealed_old} tables saved by an older version.")
+    finally:
+        store.close()
 
 
 def _safe_url(url: str) -> str:

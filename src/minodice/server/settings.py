@@ -10,12 +10,16 @@ class Settings:
     """How a server runs.
 
     `turn_timeout`: seconds an absent player's turn waits before a bot plays
-    for them; `bot_delay`: seconds a bot waits before each move (so people can
-    follow; 0 in tests); `idle_minutes`: a table nobody watches expires after
-    this long without activity; `workers`: threads the bots think in.
+    for them; `bot_delay`: seconds from a bot's turn to its move, whatever its
+    thinking took (so people can follow, and the time says nothing of how hard
+    the choice was; 0 in tests); `idle_minutes`: a table nobody watches expires after
+    this long without activity; `workers`: threads the bots think in;
+    `secret_file`: the key that seals each table's seed in the database
+    (None: the SQLite file's name + `.key`; needed for any other database).
     """
 
     db: str = "sqlite:///minodice.db"
+    secret_file: str | None = None
     turn_timeout: float = 60.0
     bot_delay: float = 0.8
     idle_minutes: float = 120.0

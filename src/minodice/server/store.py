@@ -1,17 +1,41 @@
 """Persistence of tables: SQLAlchemy 2 models and the one repository the server writes through.
 
-A table is stored as its configuration (seats, rules, the secret seed) plus its
+A table is stored as its configuration (seats, rules, its sealed seed) plus its
 ordered action log; the live game is rebuilt by replaying the actions through
 the engine, so nothing but the actions needs saving while a game is played
 (and the table's chat: its messages and muted seats, `chat.py`).
 Tokens are stored only as SHA-256 hashes. The schema is created and upgraded
 by Alembic migrations (`migrations/`), run when the store opens.
+
+**What the database does not hold.** The seed deals every die of a game, so
+whoever reads it sees every seat's dice. The database keeps it *sealed* with a
+secret key kept outside it (a file: `--secret-file`, by default the SQLite
+file's name + `.key`, created readable by its owner only): the stored value is
+the seed XOR the first 8 bytes of HMAC-SHA256(key, table code) — a keyed
+pseudo-random function, so without the key it says nothing about the seed —
+and an 8-byte HMAC tag, so a wrong key is noticed instead of dealing other dice.
+We chose this over storing the dealt dice and the generator's state because
+that state would still predict every later hand and roll. The key's
+fingerprint (an HMAC of a constant, which reveals nothing of the key) is kept
+in the `meta` table: a server started with no key or another key refuses to
+start rather than deal different dice. A database made before sealing existed
+has its plain seeds sealed when a keyed store first opens it (SQLite is then
+vacuumed and its write-ahead log truncated, so the old text leaves the file).
+A SQLite database file (and its -wal, -shm and -journal files, which SQLite
+creates with the database's mode) is created readable and writable by its
+owner only (0600); an older, wider one is narrowed when the store opens it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import hmac
 import json
+import logging
+import os
+import secrets
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,12 +52,18 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from .chat import HISTORY, ChatMessage
 
-__all__ = ["ActionRow", "Base", "ChatRow", "SeatRow", "Store", "StoredSeat", "StoredTable", "TableRow", "utcnow"]
+__all__ = [
+    "ActionRow", "Base", "ChatRow", "MetaRow", "SeatRow", "SeedKeyError", "Store", "StoredSeat", "StoredTable",
+    "TableRow", "key_path", "read_key", "seal_seed", "unseal_seed", "utcnow",
+]
+
+log = logging.getLogger("minodice.server")
 
 
 def utcnow() -> dt.datetime:
@@ -54,7 +84,7 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     seats: Mapped[int] = mapped_column(Integer)
     rules: Mapped[str] = mapped_column(Text)  # JSON object of rule options
-    seed: Mapped[str] = mapped_column(String(40))  # secret: never sent to a client
+    seed: Mapped[str] = mapped_column(String(40))  # sealed (`seal_seed`); a plain seed only in an old database
     first_start: Mapped[int] = mapped_column(Integer, default=0)
     host_hash: Mapped[str] = mapped_column(String(64))
     host_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -108,6 +138,15 @@ class ChatRow(Base):
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
+class MetaRow(Base):
+    """A fact about the database itself: `seed_key` → the fingerprint of the key its seeds are sealed with."""
+
+    __tablename__ = "meta"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
 @dataclass
 class StoredSeat:
     """A seat as stored."""
@@ -122,7 +161,11 @@ class StoredSeat:
 
 @dataclass
 class StoredTable:
-    """A table as stored: everything needed to rebuild it."""
+    """A table as stored: everything needed to rebuild it.
+
+    `seed` is the plain seed (the store seals it on the way in and unseals it
+    on the way out); empty in the list of finished games, which needs none.
+    """
 
     code: str
     status: str
@@ -164,6 +207,134 @@ def _aware(value: dt.datetime) -> dt.datetime:
     return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value
 
 
+# --- the seed key -----------------------------------------------------------------------
+
+#: How a sealed seed starts (a stored seed without it is an old, plain one).
+SEALED = "s1:"
+#: The shortest key file accepted, in bytes (a generated one holds 64 hex digits).
+KEY_MIN = 32
+#: The `meta` row naming the key the seeds are sealed with.
+KEY_ROW = "seed_key"
+
+
+class SeedKeyError(RuntimeError):
+    """The secret key that seals the seeds is missing, wrong or unreadable: the server does not start
+    (a table whose seed does not open is not resumed)."""
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (None: in memory, or not SQLite)."""
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("sqlite"):
+        return None
+    db = parsed.database
+    if not db or db == ":memory:" or db.startswith("file:"):
+        return None
+    return Path(db)
+
+
+def key_path(url: str, secret_file: str | os.PathLike[str] | None) -> Path | None:
+    """Where the seed key of `url` lives: `secret_file`, else beside a SQLite file (`minodice.db.key`).
+
+    None when there is no such place (SQLite in memory, or another database without `secret_file`).
+    """
+    if secret_file:
+        return Path(secret_file)
+    db = sqlite_file(url)
+    return None if db is None else db.with_name(db.name + ".key")
+
+
+def read_key(path: Path) -> bytes:
+    """The key in a key file (its bytes, surrounding white space stripped); SeedKeyError if unusable."""
+    try:
+        key = path.read_bytes().strip()
+        mode = path.stat().st_mode
+    except OSError as exc:
+        raise SeedKeyError(f"cannot read the secret key file {path}: {exc.strerror}") from None
+    if len(key) < KEY_MIN:
+        raise SeedKeyError(
+            f"the secret key file {path} holds {len(key)} bytes: it needs at least {KEY_MIN} "
+            f"(for example `openssl rand -hex 32 > {path}`)"
+        )
+    if mode & 0o077:
+        log.warning("the secret key file %s can be read by others: chmod 600 it", path)
+    return key
+
+
+def _new_key_file(path: Path) -> bytes:
+    """Write a new random key to `path`, readable by its owner only (another process's key if it won the race)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return read_key(path)
+    except OSError as exc:
+        raise SeedKeyError(f"cannot create the secret key file {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "w") as f:
+        f.write(secrets.token_hex(32) + "\n")
+    return read_key(path)
+
+
+def key_fingerprint(key: bytes) -> str:
+    """What the database keeps of its key: an HMAC of a constant (names the key, reveals nothing of it)."""
+    return hmac.new(key, b"minodice/seed-key/fingerprint", hashlib.sha256).hexdigest()[:32]
+
+
+def _pad(key: bytes, code: str) -> bytes:
+    return hmac.new(key, b"minodice/seed/pad\x00" + code.encode(), hashlib.sha256).digest()[:8]
+
+
+def _tag(key: bytes, code: str, sealed: bytes) -> bytes:
+    return hmac.new(key, b"minodice/seed/tag\x00" + code.encode() + b"\x00" + sealed, hashlib.sha256).digest()[:8]
+
+
+def seal_seed(key: bytes, code: str, seed: str) -> str:
+    """The stored form of table `code`'s seed (a whole number below 2**64, written in decimal).
+
+    `s1:` + hex(seed XOR HMAC-SHA256(key, code)[:8]) + hex(tag): 35 characters.
+    """
+    value = int(seed)
+    if str(value) != seed or not 0 <= value < 2**64:
+        raise ValueError(f"a seed is a whole number below 2**64 in decimal, not {seed[:24]!r}")
+    sealed = bytes(a ^ b for a, b in zip(value.to_bytes(8, "big"), _pad(key, code), strict=True))
+    return SEALED + sealed.hex() + _tag(key, code, sealed).hex()
+
+
+def unseal_seed(key: bytes, code: str, stored: str) -> str:
+    """Table `code`'s seed from its stored form (an old plain seed as it is); SeedKeyError for another key's."""
+    if not stored.startswith(SEALED):
+        return stored
+    try:
+        raw = bytes.fromhex(stored[len(SEALED):])
+    except ValueError:
+        raw = b""
+    sealed, tag = raw[:8], raw[8:]
+    if len(raw) != 16 or not hmac.compare_digest(tag, _tag(key, code, sealed)):
+        raise SeedKeyError(f"the seed of table {code} is sealed with another key")
+    return str(int.from_bytes(bytes(a ^ b for a, b in zip(sealed, _pad(key, code), strict=True)), "big"))
+
+
+def owner_only(db: Path) -> None:
+    """Create the SQLite file `db` readable and writable by its owner only, or narrow an old one (and its
+    -wal, -shm and -journal files, which SQLite creates with the database's mode)."""
+    try:
+        fd = os.open(db, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # an empty file is an empty database
+        os.close(fd)
+    except FileExistsError:
+        pass
+    except OSError:
+        return  # SQLite will say what is wrong with the path
+    for path in (db, *(db.with_name(db.name + end) for end in ("-wal", "-shm", "-journal"))):
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+            if mode & 0o077:
+                path.chmod(mode & 0o700)
+                log.info("%s was readable by others: now by its owner only", path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            log.warning("cannot narrow the permissions of %s: %s", path, exc.strerror)
+
+
 class Store:
     """The repository: every read and write of the server's database goes through here.
 
@@ -171,15 +342,96 @@ class Store:
     thread so writes keep their order and never block the event loop.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(
+        self, url: str, secret_file: str | os.PathLike[str] | None = None, *, key: bytes | None = None,
+        need_key: bool = False,
+    ) -> None:
+        """Open (create, migrate) the database and its seed key.
+
+        The key is `key`, else read from `secret_file` or the file beside a SQLite
+        database (created when missing, unless the database's seeds are already
+        sealed: then SeedKeyError, as for a key that is not the database's).
+        Where there is no place for a key (SQLite in memory; another database
+        without `secret_file`), a throwaway key seals what this store writes —
+        unless `need_key` (a server), which then refuses a database that outlives it.
+        """
         self.url = url
+        self.key_file = None if key is not None else key_path(url, secret_file)
+        self.key_created = False  # a new key file was written
+        self.sealed_old = 0  # plain seeds of an older version sealed on opening
+        db_file = sqlite_file(url)
+        if need_key and key is None and self.key_file is None and not url.startswith("sqlite"):
+            raise SeedKeyError(
+                "a database other than a SQLite file needs a secret key file, which seals each table's seed: "
+                "give --secret-file FILE (created, readable by you only, when missing; every server process "
+                "on this database needs the same file) or set MINODICE_SECRET_FILE"
+            )
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
+            if db_file is not None:
+                owner_only(db_file)
         self.engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         migrate(self.engine)
+        self._key = self._open_key(key)
+        if key is not None or self.key_file is not None:
+            self.sealed_old = self._seal_old_seeds()
+
+    def _open_key(self, key: bytes | None) -> bytes:
+        """The seed key, checked against (or recorded as) the one the database's seeds are sealed with."""
+        with Session(self.engine) as s:
+            row = s.get(MetaRow, KEY_ROW)
+            known = row.value if row is not None else None
+        path = self.key_file
+        if key is None:
+            if path is None:
+                if not self.url.startswith("sqlite"):
+                    log.warning("no secret key file: seeds are sealed with a throwaway key (no restart resumes them)")
+                return secrets.token_bytes(32)
+            if path.exists():
+                key = read_key(path)
+            elif known is not None:
+                raise SeedKeyError(
+                    f"the seeds of this database's tables are sealed with a secret key, and its file {path} is "
+                    "missing: restore it (or give it with --secret-file). Without it the games would be dealt "
+                    "other dice, so the server does not start"
+                )
+            else:
+                key = _new_key_file(path)
+                self.key_created = True
+        mine = key_fingerprint(key)
+        if known is None:
+            try:
+                with Session(self.engine) as s, s.begin():
+                    s.add(MetaRow(name=KEY_ROW, value=mine))
+                known = mine
+            except IntegrityError:  # another process recorded its key first
+                with Session(self.engine) as s:
+                    known = s.get(MetaRow, KEY_ROW).value  # type: ignore[union-attr]  # the other process's row exists
+        if not hmac.compare_digest(known, mine):
+            where = f"the key in {path}" if path is not None else "this key"
+            raise SeedKeyError(
+                f"{where} is not the one this database's seeds are sealed with (fingerprint {known[:8]}…, "
+                f"this key's {mine[:8]}…): give the right file with --secret-file. With another key the games "
+                "would be dealt other dice, so the server does not start"
+            )
+        return key
+
+    def _seal_old_seeds(self) -> int:
+        """Seal the plain seeds an older version stored; scrub their text from a SQLite file. How many."""
+        with Session(self.engine) as s, s.begin():
+            rows = s.execute(select(TableRow.code, TableRow.seed).where(~TableRow.seed.startswith(SEALED))).all()
+            for code, seed in rows:
+                s.execute(update(TableRow).where(TableRow.code == code).values(seed=seal_seed(self._key, code, seed)))
+        if rows and self.url.startswith("sqlite"):
+            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                conn.exec_driver_sql("VACUUM")  # the old rows' bytes leave free pages too
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        if rows:
+            log.info("sealed the plain seeds of %d tables stored by an older version", len(rows))
+        return len(rows)
 
     def close(self) -> None:
         """Release the connection pool."""
@@ -193,7 +445,8 @@ class Store:
             s.add(
                 TableRow(
                     code=table.code, status=table.status, seats=table.seats,
-                    rules=json.dumps(table.rules), seed=table.seed, first_start=table.first_start,
+                    rules=json.dumps(table.rules), seed=seal_seed(self._key, table.code, table.seed),
+                    first_start=table.first_start,
                     host_hash=table.host_hash, host_seat=table.host_seat, rematch_of=table.rematch_of,
                     created=table.created, updated=table.updated, hints=table.hints,
                 )
@@ -264,7 +517,7 @@ class Store:
         return [ChatMessage(r.n, r.seat, r.name, r.kind, r.text, _aware(r.at)) for r in reversed(list(rows))]
 
     def load(self, code: str) -> StoredTable | None:
-        """A table with its seats and actions, or None."""
+        """A table with its seats and actions, or None (SeedKeyError: its seed is sealed with another key)."""
         with Session(self.engine) as s:
             row = s.get(TableRow, code)
             return None if row is None else self._stored(s, row)
@@ -273,7 +526,13 @@ class Store:
         """Every table whose status is one of `statuses` (to resume them at start-up)."""
         with Session(self.engine) as s:
             rows = s.scalars(select(TableRow).where(TableRow.status.in_(statuses)).order_by(TableRow.created))
-            return [self._stored(s, r) for r in rows]
+            out = []
+            for r in rows:
+                try:
+                    out.append(self._stored(s, r))
+                except SeedKeyError as exc:  # only that table stays shut; the others resume
+                    log.error("table %s is not resumed: %s", r.code, exc)
+            return out
 
     def finished(self, limit: int = 50, offset: int = 0) -> list[StoredTable]:
         """Finished tables, newest first (without their actions)."""
@@ -293,7 +552,8 @@ class Store:
                 for a in s.scalars(select(ActionRow).where(ActionRow.table_code == row.code).order_by(ActionRow.n))
             ]
         return StoredTable(
-            code=row.code, status=row.status, seats=row.seats, rules=json.loads(row.rules), seed=row.seed,
+            code=row.code, status=row.status, seats=row.seats, rules=json.loads(row.rules),
+            seed=unseal_seed(self._key, row.code, row.seed) if actions else "",
             first_start=row.first_start, host_hash=row.host_hash, host_seat=row.host_seat,
             players=[StoredSeat(p.seat, p.kind, p.name, p.bot, p.token_hash, bool(p.muted)) for p in seats],
             actions=acts, rematch_of=row.rematch_of, rematch=row.rematch,

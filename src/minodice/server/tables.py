@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import hmac
 import logging
@@ -27,7 +28,7 @@ from ..errors import IllegalAction
 from ..game import Action, Bid, Game, Phase, Roll
 from ..rules import Rules
 from .chat import ChatRoom
-from .protocol import WireEvents, view_on_wire
+from .protocol import WireEvents, name_key, view_on_wire
 from .settings import Settings
 from .store import Store, StoredSeat, StoredTable, utcnow
 
@@ -285,11 +286,12 @@ class Table:
             return seat, token
 
     def _unique(self, name: str) -> str:
-        taken = {p.name for p in self.players if p.kind != "open"}
-        if name not in taken:
+        """`name`, or `name (2)`, `name (3)`...: no two seats' names compare equal (`name_key`: "ana" is "Ana")."""
+        taken = {name_key(p.name) for p in self.players if p.kind != "open" and p.name is not None}
+        if name_key(name) not in taken:
             return name
         k = 2
-        while f"{name} ({k})" in taken:
+        while name_key(f"{name} ({k})") in taken:
             k += 1
         return f"{name} ({k})"
 
@@ -356,11 +358,15 @@ class Table:
 
     # --- clients ----------------------------------------------------------------------
 
-    async def connect(self, client: Client, token: str | None) -> None:
-        """Seat a new connection (a token's seat, or a spectator) and send it everything."""
+    async def connect(self, client: Client, token: str | None, ref: str | int | None = None) -> None:
+        """Seat a new connection (a token's seat; None: a spectator) and send it everything.
+
+        Any token that is not a seat's, the empty one included, is Refused (`bad_token`); the
+        `welcome` carries `ref`, the id of the `hello`, when it had one.
+        """
         async with self.lock:
             seat = None
-            if token:
+            if token is not None:
                 seat = self.seat_of(token)
                 if seat is None:
                     raise Refused("bad_token", status=401)
@@ -371,7 +377,8 @@ class Table:
                 self.autoplay[seat] = False
                 self.waiting[seat] = None
             self._touch()
-            client.send({"type": "welcome", "seat": seat, "spectator": seat is None, "table": self.info()})
+            welcome = {"type": "welcome", "seat": seat, "spectator": seat is None, "table": self.info()}
+            client.send(welcome | ({"ref": ref} if ref is not None else {}))
             if self.game is not None:
                 self._send_state(client, full=True)
             client.send(self.chat.history_frame())
@@ -552,12 +559,15 @@ class Table:
             self.broadcast_table()
         return nearest
 
-    def _bot(self, seat: int) -> Bot:
+    async def _bot(self, seat: int) -> Bot:
+        """The bot playing `seat` now, made once per seat and bot — in the worker pool: the first search
+        bot imports the simulator (seconds), which must not stall every table on the event loop."""
         spec = self.players[seat].bot if self.players[seat].kind == "bot" else self.hub.settings.stand_in
         key = (seat, spec or "greedy")
         bot = self.bots.get(key)
         if bot is None:
-            bot = make_bot(key[1], seed=bot_seed(self.seed, seat) + f":{key[1]}")
+            make = functools.partial(make_bot, key[1], seed=bot_seed(self.seed, seat) + f":{key[1]}")
+            bot = await asyncio.get_running_loop().run_in_executor(self.hub.pool, make)
             if self.game is not None:
                 with contextlib.suppress(Exception):
                     bot.start_game(self.game.setup_view(seat))
@@ -577,16 +587,21 @@ class Table:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.wake.wait(), wait)
                     continue
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                if self.status != "playing" or seat not in self.to_act() or not self.bot_played(seat):
-                    continue
+                # The move comes `delay` after the bot was asked, however long it thought (unless
+                # longer): a forced roll and a searched one take the same time, so the clock tells
+                # nobody whether the bot had a choice.
+                due = loop.time() + delay
                 game = self.game
                 assert game is not None
                 marker = self._marker()
                 what = "bid" if game.phase is Phase.BID else "roll"
                 view = game.observe(seat)
-                answer = await loop.run_in_executor(self.hub.pool, _decide, self._bot(seat), view, what)
+                bot = await self._bot(seat)
+                answer = await loop.run_in_executor(self.hub.pool, _decide, bot, view, what)
+                if due > loop.time():
+                    await asyncio.sleep(due - loop.time())
+                if self.status != "playing" or seat not in self.to_act() or not self.bot_played(seat):
+                    continue
                 action: Bid | Roll = Bid(seat, answer) if what == "bid" else Roll(seat, answer)
                 try:
                     await self._apply(action, marker)
