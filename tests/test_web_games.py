@@ -11,6 +11,7 @@ reason when one is missing, failed instead when MINODICE_REQUIRE_BROWSER is set 
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -62,6 +63,14 @@ def _check(page: Any, moment: str, seats: int) -> list[str]:
     return problems
 
 
+def _click(button: Any) -> None:
+    """Press a button that may be replaced meanwhile (the move was made): then the loop looks again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    with contextlib.suppress(PlaywrightTimeout):
+        button.click(timeout=2_000)
+
+
 @pytest.mark.parametrize(("seats", "size", "lang"), PLAYS, ids=[f"{s}-seats-{z}-{lang}" for s, z, lang in PLAYS])
 def test_a_whole_game_on_every_screen_size_and_language(server: ServerProcess, browser: Any, seats: int, size: str, lang: str) -> None:
     with server.api() as http:
@@ -84,12 +93,12 @@ def test_a_whole_game_on_every_screen_size_and_language(server: ServerProcess, b
     while page.locator("#screen-podium").is_hidden():
         assert time.monotonic() < deadline, "the game did not reach the podium in time"
         assert not errors, errors
-        if page.locator("#bid-pad").is_visible() and page.locator("#bid-buttons button").count():
+        buttons = page.locator("#bid-buttons button:not([disabled])")
+        if page.locator("#bid-pad").is_visible() and buttons.count():
             if "bidding" not in seen:
                 seen.add("bidding")
                 problems += _check(page, "bidding", seats)
-            buttons = page.locator("#bid-buttons button")
-            buttons.nth(buttons.count() // 3).click()
+            _click(buttons.nth(buttons.count() // 3))
         elif page.locator("#my-dice button.legal").count():
             rolled = page.locator("#trick li:not(.pending)").count()
             finished = page.locator("#trick li.winning").count() and not page.locator("#trick li.pending").count()
@@ -99,7 +108,7 @@ def test_a_whole_game_on_every_screen_size_and_language(server: ServerProcess, b
             if "end of trick" not in seen and finished:
                 seen.add("end of trick")
                 problems += _check(page, "end of trick", seats)
-            page.locator("#my-dice button.legal").first.click()
+            _click(page.locator("#my-dice button.legal").first)
         page.wait_for_timeout(30)
     page.wait_for_selector("#podium li")
     assert page.locator("#podium li").count() == seats

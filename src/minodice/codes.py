@@ -71,6 +71,7 @@ SERVER_ERRORS: dict[str, str] = {
     "no_table": "there is no table {table}",
     "expired": "this table has expired",
     "busy": "could not find a free table code; try again",
+    "table_locked": "table {table} cannot be opened: it was saved with a secret key this server does not have",
     "bad_request": "the server did not understand the request",
     "bad_bot": "that bot is not available: choose a built-in bot",
     "bad_bots": "'bots' needs one entry per seat ({seats}), got {got}",
@@ -90,6 +91,13 @@ SERVER_ERRORS: dict[str, str] = {
     "no_hints": "hints are switched off at this table",
     "not_playing": "hints are given while the game is on",
     "not_bidding": "the hint advises your bid: ask while you are choosing it",
+    "too_large": "a request has at most {limit} bytes",
+    # a player's name (create, join: `protocol.clean_name`)
+    "name_empty": "a name needs at least one visible letter, digit or sign",
+    "name_too_long": "a name has at most {limit} characters",
+    "name_control": "a name cannot hold control characters or invisible formatting characters",
+    "name_marks": "a name has at most {limit} accents or marks on one letter",
+    "name_bot": "a bot's name with a number (like Greedy 2) is kept for the table's bots: choose another",
     # table and websocket
     "bad_token": "that token is not a seat at this table",
     "spectator": "spectators cannot act: join the table to play",
@@ -100,6 +108,9 @@ SERVER_ERRORS: dict[str, str] = {
     "not_text": "send JSON in text frames, not binary",
     "need_hello": "send hello first",
     "already_hello": "this connection has already said hello",
+    "bad_hello": 'say hello with your seat token to play, or with "spectate": true to watch (not both)',
+    "bad_id": "a message id is an integer from -(2^53 - 1) to 2^53 - 1 or a string of at most 64 characters",
+    "duplicate_id": "this connection already used that id for another message: give each message a new id",
     "flood": "slow down: at most {limit} messages a second; messages beyond that are ignored",
     # table chat and reactions (server/chat.py)
     "chat_spectator": "spectators can read the chat; take a seat to write",
