@@ -409,7 +409,10 @@ class Store:
                 known = mine
             except IntegrityError:  # another process recorded its key first
                 with Session(self.engine) as s:
-                    known = s.get(MetaRow, KEY_ROW).value  # type: ignore[union-attr]  # the other process's row exists
+                    row = s.get(MetaRow, KEY_ROW)
+                    if row is None:  # it was there a moment ago: let the next start try again
+                        raise
+                    known = row.value
         if not hmac.compare_digest(known, mine):
             where = f"the key in {path}" if path is not None else "this key"
             raise SeedKeyError(
