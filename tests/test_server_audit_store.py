@@ -374,3 +374,55 @@ def test_forced_and_chosen_bot_rolls_take_the_same_time(tmp_path: Path) -> None:
     shown = {k: [round(x * 1000) for x in sorted(v)] for k, v in times.items()}
     assert abs(gap) < 0.010, f"median chosen - forced = {gap * 1000:.1f} ms; times (ms): {shown}"
     assert statistics.median(forced) >= DELAY - 0.005, shown  # the delay still holds
+
+
+def test_actions_arriving_together_are_committed_together_and_in_order(tmp_path: Path) -> None:
+    """The group commit (`manager.ActionWriter`): many tables' actions in one transaction, each table's
+    in its order, and each `append` returns only once its transaction is committed."""
+    import asyncio
+
+    from minodice.server.manager import ActionWriter
+    from minodice.server.store import Store, StoredSeat, StoredTable
+
+    store = Store(f"sqlite:///{tmp_path / 'group.db'}", tmp_path / "group.key")
+    seats = [StoredSeat(0, "human", "Ana", None, "a" * 64), StoredSeat(1, "bot", "Greedy 2", "greedy"),
+             StoredSeat(2, "bot", "Random 3", "random")]
+    for code in ("AAAAAA", "BBBBBB"):
+        store.create(StoredTable(code=code, status="playing", seats=3, rules={}, seed="1", first_start=0,
+                                 host_hash="h" * 64, host_seat=0, players=seats))
+    batches: list[int] = []
+    real = store.append_actions
+
+    def counted(actions):  # the database thread: one call per transaction
+        batches.append(len(actions))
+        real(actions)
+
+    store.append_actions = counted  # type: ignore[method-assign]  # count the transactions
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(max_workers=1)
+
+        async def db(fn, *args):
+            return await loop.run_in_executor(pool, fn, *args)
+
+        writer = ActionWriter(store, db)
+
+        async def table(code: str) -> None:
+            for n in range(20):  # one action waiting at a time per table, as a table's lock makes it
+                await writer.append(code, n, n % 3, "bid", str(n % 2))
+                with contextlib.closing(sqlite3.connect(tmp_path / "group.db")) as conn, conn:
+                    stored = conn.execute("SELECT count(*) FROM actions WHERE table_code = ?", (code,)).fetchone()[0]
+                assert stored == n + 1  # committed before append returned
+
+        await asyncio.gather(*(table(c) for c in ("AAAAAA", "BBBBBB")))
+        pool.shutdown()
+
+    asyncio.run(main())
+    assert sum(batches) == 40 and len(batches) < 40 and max(batches) == 2  # the two tables' actions shared transactions
+    with contextlib.closing(sqlite3.connect(tmp_path / "group.db")) as conn, conn:
+        for code in ("AAAAAA", "BBBBBB"):
+            ns = [n for (n,) in conn.execute("SELECT n FROM actions WHERE table_code = ? ORDER BY rowid", (code,))]
+            assert ns == list(range(20))

@@ -13,6 +13,7 @@ import functools
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -24,6 +25,45 @@ from .tables import Hub, Refused, Table, new_code, new_token, seat_template, tok
 log = logging.getLogger("minodice.server")
 
 
+class ActionWriter:
+    """Group commit: the actions that arrive while the database thread writes go in its next transaction.
+
+    `append` returns once the transaction holding the action is committed: an action is
+    *acknowledged* (its result sent to anyone, its `ack` to its sender) only after that, so a
+    server killed at any moment has lost no acknowledged action. One table never has two
+    actions waiting (it holds its lock while it waits), so each table's order is kept.
+    """
+
+    def __init__(self, store: Store, db: Callable[..., Awaitable[Any]]) -> None:
+        self.store, self.db = store, db
+        self.pending: list[tuple[tuple[str, int, int, str, str], asyncio.Future[None]]] = []
+        self.writing = False
+
+    async def append(self, code: str, n: int, seat: int, kind: str, value: str) -> None:
+        """Store one action; returns when it is committed (raises what the commit raised)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.pending.append(((code, n, seat, kind, value), done))
+        if not self.writing:
+            self.writing = True
+            asyncio.get_running_loop().create_task(self._write())
+        await done
+
+    async def _write(self) -> None:
+        try:
+            while self.pending:
+                batch, self.pending = self.pending, []
+                try:
+                    await self.db(self.store.append_actions, [action for action, _ in batch])
+                except Exception as exc:  # each waiting action's table hears it
+                    for _, done in batch:
+                        done.set_exception(exc)
+                else:
+                    for _, done in batch:
+                        done.set_result(None)
+        finally:
+            self.writing = False
+
+
 class TableManager:
     """Owns the tables, the store, the bot pool and the database thread."""
 
@@ -32,7 +72,7 @@ class TableManager:
         self.store = store if store is not None else Store(settings.db, settings.secret_file, need_key=True)
         self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="minodice-db")
         self.pool = ThreadPoolExecutor(max_workers=max(1, settings.workers), thread_name_prefix="minodice-bot")
-        self.hub = Hub(settings, self.store, self.pool, self.db)
+        self.hub = Hub(settings, self.store, self.pool, self.db, ActionWriter(self.store, self.db))
         self.tables: dict[str, Table] = {}
         self._sweeper: asyncio.Task[None] | None = None
 

@@ -337,7 +337,16 @@ def view_on_wire(view: View) -> dict[str, Any]:
 
 
 def finished_trick(rolls: Sequence[tuple[Die, Face]], rules: Rules) -> dict[str, Any]:
-    """A finished trick's lead colour, why its winner won it (`reason`) and earns a bonus (`bonus_why`, or None)."""
+    """A finished trick's lead colour, why its winner won it (`reason`) and earns a bonus (`bonus_why`, or None).
+
+    Worked out once per trick and rules (a finished trick never changes, and every view of the
+    hand carries it again); the answer is shared: do not change it.
+    """
+    return _finished_trick(tuple(rolls), rules)
+
+
+@functools.lru_cache(maxsize=8192)
+def _finished_trick(rolls: tuple[tuple[Die, Face], ...], rules: Rules) -> dict[str, Any]:
     state = TrickState.of(rolls, rules)
     assert state.reason is not None, "a finished trick has rolls"
     return {

@@ -42,7 +42,12 @@ def run(
         if lan:
             typer.echo(f"Friends on your network join at http://{lan}:{port}/")
     typer.echo(f"API docs: http://{shown}:{port}/docs   games saved to {_safe_url(db)}")
-    uvicorn.run(app, host=host, port=port, log_level="info", ws_max_size=65536, ws_ping_interval=20)
+    # No per-message compression: deflating every frame for every client was the largest CPU cost of
+    # a busy server (benchmarks/bench_server.py under py-spy); the frames are a few KB of JSON.
+    uvicorn.run(
+        app, host=host, port=port, log_level="info", ws_max_size=65536, ws_ping_interval=20,
+        ws_per_message_deflate=False,
+    )
 
 
 def open_store(settings: Settings) -> None:

@@ -36,6 +36,7 @@ import logging
 import os
 import secrets
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    insert,
     select,
     update,
 )
@@ -493,9 +495,18 @@ class Store:
 
     def append_action(self, code: str, n: int, seat: int, kind: str, value: str) -> None:
         """Store action number `n` of a table (committed before anyone sees its result)."""
+        self.append_actions([(code, n, seat, kind, value)])
+
+    def append_actions(self, actions: Sequence[tuple[str, int, int, str, str]]) -> None:
+        """Store actions `(code, n, seat, kind, value)` of any tables in one transaction (a group commit)."""
+        if not actions:
+            return
+        now = utcnow()
+        rows = [{"table_code": c, "n": n, "seat": seat, "kind": k, "value": v, "at": now} for c, n, seat, k, v in actions]
         with Session(self.engine) as s, s.begin():
-            s.add(ActionRow(table_code=code, n=n, seat=seat, kind=kind, value=value, at=utcnow()))
-            s.execute(update(TableRow).where(TableRow.code == code).values(updated=utcnow()))
+            s.execute(insert(ActionRow), rows)
+            codes = sorted({c for c, *_ in actions})
+            s.execute(update(TableRow).where(TableRow.code.in_(codes)).values(updated=now))
 
     def add_chat(self, code: str, message: ChatMessage) -> None:
         """Store one chat message of a table (committed before anyone is sent it)."""

@@ -15,6 +15,7 @@ import datetime as dt
 import functools
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -105,12 +106,12 @@ class Client:
 
     def __init__(self) -> None:
         self.seat: int | None = None
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         self.events_sent = 0
         self.closed = False
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (a client too slow to drain its queue is dropped)."""
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message, or its JSON text already made (a client too slow to drain its queue is dropped)."""
         if self.closed:
             return
         if self.outbox.qsize() >= self.MAX_QUEUE:
@@ -134,11 +135,18 @@ class Hub:
         store: Store,
         pool: Executor,
         db: Callable[..., Awaitable[Any]],
+        append_action: Any = None,
     ) -> None:
         self.settings = settings
         self.store = store
         self.pool = pool
         self.db = db
+        #: `await append_action(code, n, seat, kind, value)`: stores an action, returns once committed
+        #: (the manager's group commit; else one transaction per action).
+        self.append_action = append_action.append if append_action is not None else self._append_one
+
+    async def _append_one(self, code: str, n: int, seat: int, kind: str, value: str) -> None:
+        await self.db(self.store.append_action, code, n, seat, kind, value)
 
 
 class Table:
@@ -444,7 +452,7 @@ class Table:
             n = self.n_actions
             self.n_actions += 1
             kind, value = ("bid", str(action.bid)) if isinstance(action, Bid) else ("roll", action.die.value)
-            await self.hub.db(self.hub.store.append_action, self.code, n, action.seat, kind, value)
+            await self.hub.append_action(self.code, n, action.seat, kind, value)
             self._touch()
             if game.over:
                 self.status = "over"
@@ -481,11 +489,31 @@ class Table:
         client.send(self._state(client, full, {}, self.info()))
 
     def broadcast_state(self) -> None:
-        """Send every client its own seat's view and the events it has not seen."""
-        views: dict[int | None, dict[str, Any]] = {}
-        info = self.info()
+        """Send every client its own seat's view and the events it has not seen.
+
+        Serialised once per audience: the TABLE once, each seat's view once, each (seat, first
+        event) once; a frame is those pieces joined (the same JSON `_state` would give).
+        """
+        game = self.game
+        assert game is not None
+        self.wire_events.update(game.events)
+        table = _json(self.info())
+        to_act = _json(self.to_act())
+        views: dict[int | None, str] = {}
+        frames: dict[tuple[int | None, int], str] = {}
         for c in list(self.clients):
-            c.send(self._state(c, False, views, info))
+            seat, start = c.seat, c.events_sent
+            frame = frames.get((seat, start))
+            if frame is None:
+                if seat not in views:
+                    views[seat] = _json(view_on_wire(game.observe(seat)))
+                events = _json(self.wire_events.on_wire(game.events_for(seat, start), start))
+                frame = frames[(seat, start)] = (
+                    f'{{"type":"state","full":false,"status":{_json(self.status)},"view":{views[seat]},'
+                    f'"events":{events},"events_from":{start},"to_act":{to_act},"table":{table}}}'
+                )
+            c.events_sent = len(game.events)
+            c.send(frame)
 
     def broadcast_table(self, skip: Client | None = None) -> None:
         """Tell every client the lobby changed."""
@@ -611,6 +639,11 @@ class Table:
             raise
         except Exception:
             log.exception("table %s: the driver failed", self.code)
+
+
+def _json(value: Any) -> str:
+    """`value` as the compact JSON the websocket sends."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 def bot_name(bot: str, seat: int) -> str:
