@@ -537,7 +537,9 @@ class ExternalBot(Bot):
                 return text
 
     def _exit_detail(self, proc: _Process) -> str:
-        code = proc.exit_code(wait=0.5)
+        # A program that closed its output is usually exiting: give it time to finish (a Python
+        # program's shutdown took over 0.5 s on a loaded machine) so the fault can say how it ended.
+        code = proc.exit_code(wait=2.0)
         if code is None:
             detail = "the program closed its output"
         elif code < 0:
