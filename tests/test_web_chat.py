@@ -13,11 +13,6 @@ either is missing (the `browser` fixture).
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -25,6 +20,7 @@ from typing import Any
 import pytest
 
 from minodice.server.chat import REACTIONS
+from test_server_common import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 I18N = ROOT / "src" / "minodice" / "server" / "static" / "i18n"
@@ -47,54 +43,13 @@ def test_every_reaction_and_chat_key_is_translated() -> None:
 # --- a real server and browsers ----------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    port = _free_port()
-    db = tmp_path_factory.mktemp("webchat") / "chat.db"
-    cmd = [
-        sys.executable,
-        "-m",
-        "minodice.cli",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--db",
-        f"sqlite:///{db}",
-        "--bot-delay",
-        "0",
-        "--turn-timeout",
-        "600",
-    ]
-    log = (db.parent / "server.log").open("w")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "NO_COLOR": "1"})
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=1) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("minodice serve did not start: " + (db.parent / "server.log").read_text())
-        time.sleep(0.2)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    """A real `minodice serve` (bots at delay 0), as the other server tests start it; yields its base URL."""
+    tmp = tmp_path_factory.mktemp("webchat")
+    srv = ServerProcess(f"sqlite:///{tmp / 'chat.db'}", tmp / "server.log", turn_timeout=600).start()
+    yield srv.base
+    srv.stop()
 
 
 def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
