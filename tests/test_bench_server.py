@@ -1,0 +1,42 @@
+"""The server load benchmark runs end to end on a small load and writes a complete JSON report.
+
+Two fast tables on SQLite (a real `minodice serve`, 4 websocket people, 4 bots): every game
+finishes without an error and every figure the report promises is there. No timing is asserted
+beyond being measured (positive).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_server.py"
+
+
+def test_bench_server_two_tables(tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    done = subprocess.run([sys.executable, str(SCRIPT), "--tables", "2", "--json", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(out.read_text())
+    assert report["errors"] == 0 and report["error_samples"] == []
+    assert report["clients"] == 4 and report["clients_finished"] == 4 and report["games_finished"] == 2
+    assert report["pace"] == "fast" and report["workers"] == 1 and report["db"] == "sqlite"
+    # Each person bids and rolls in every hand; the bots as many times (less their bids made before the start).
+    assert report["actions"] > 0 and 0 < report["bot_actions"] <= report["actions"]
+    assert 0 < report["p50_ms"] <= report["p99_ms"] <= report["max_ms"]
+    for key in ("rss_idle_kib", "rss_connected_kib", "rss_peak_kib", "server_cpu_s", "cpu_ms_per_action",
+                "client_cpu_s"):
+        assert report[key] > 0, key
+    assert report["rss_peak_kib"] >= report["rss_connected_kib"]
+    for key in ("mem_per_table_kib", "peak_per_table_kib"):
+        assert isinstance(report[key], (int, float)), key
+    assert "latency p99 (ms)" in done.stdout and "memory/table (KiB)" in done.stdout
+
+
+def test_bench_server_refuses_several_processes_on_sqlite() -> None:
+    done = subprocess.run([sys.executable, str(SCRIPT), "--workers", "2", "--db", "sqlite:///x.db"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "needs PostgreSQL" in done.stderr
