@@ -229,13 +229,25 @@ class Player:
         self.ws.close()
 
 
+def _where(p: Player) -> str:
+    """Where a player's game stands (for a failure's message)."""
+    st = p.state
+    if st is None:
+        return f"seat {p.seat}: no state"
+    view = st["view"]
+    rolls = [len(t["rolls"]) for t in view["tricks"]]
+    return (f"seat {p.seat}: {st['status']} hand {view['hand']} to_act {st['to_act']} bids {view['bid_placed']} "
+            f"rolls {rolls} must_act {p.must_act()} acted_on {p.acted_on} errors {p.errors[-2:]} "
+            f"last {[m['type'] for m in p.received[-3:]]}")
+
+
 def play_out(players: list[Player], timeout: float = 40.0, stop: Any = None) -> None:
     """Drive the players (random legal choices) until every one sees the game over (or `stop()`)."""
     deadline = time.monotonic() + timeout
     while not all(p.over for p in players):
         if stop is not None and stop():
             return
-        assert time.monotonic() < deadline, "the game did not finish in time"
+        assert time.monotonic() < deadline, "the game did not finish in time: " + "; ".join(map(_where, players))
         for p in players:
             p.act()
         for p in players:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from minodice import record
-from test_server_common import Player, ServerProcess, make_table, play_out, start, store_cases
+from test_server_common import Player, ServerProcess, free_port, make_table, play_out, start, store_cases
 
 
 def test_kill_mid_hand_and_resume(tmp_path: Path) -> None:
@@ -91,3 +93,23 @@ def test_kill_while_bots_play_alone(tmp_path: Path) -> None:
 
 def test_store_on_sqlite(tmp_path: Path) -> None:
     store_cases(f"sqlite:///{tmp_path / 'store.db'}")
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
+    """Two processes on one SQLite file would each keep their own copy of a game: the second stops."""
+    db = f"sqlite:///{tmp_path / 'one.db'}"
+    first = ServerProcess(db, tmp_path / "first.log").start()
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "minodice.cli", "serve", "--port", str(free_port()), "--db", db],
+            capture_output=True, text=True, timeout=60,
+        )
+        assert second.returncode == 2
+        assert "another server process already serves" in second.stderr and "PostgreSQL" in second.stderr
+        with first.api() as http:  # the first one goes on serving
+            assert http.get("/healthz").status_code == 200
+    finally:
+        first.stop()
+    # Once it has stopped, the file is free again.
+    again = ServerProcess(db, tmp_path / "again.log").start()
+    again.stop()

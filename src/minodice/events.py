@@ -25,10 +25,17 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: {"type": kind, ...fields}."""
+        names = _FIELDS.get(type(self))
+        if names is None:  # once per class: `fields()` is slow, and servers send every event to every seat
+            names = _FIELDS[type(self)] = tuple(f.name for f in fields(self))
         out: dict[str, Any] = {"type": self.kind}
-        for f in fields(self):
-            out[f.name] = jsonable(getattr(self, f.name))
+        for name in names:
+            out[name] = jsonable(getattr(self, name))
         return out
+
+
+#: The field names of each kind of event, in order (filled in by `Event.to_dict`).
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass(slots=True)

@@ -123,6 +123,10 @@ _ROLL_ACTIONS: Final = [{d: Roll(s, d) for d in Die} for s in range(MAX_SEATS)]
 _LEGAL_ROLLS: Final[list[dict[int, tuple[Roll, ...]]]] = [{} for _ in range(MAX_SEATS)]
 
 
+#: Every roll a view can show, by seat, then die and face index: made once, shared by every view.
+_ROLL_VIEWS: Final = [[[RollView(s, d, f) for f in Face] for d in Die] for s in range(MAX_SEATS)]
+
+
 def _kinds_mask(dice: Sequence[Die]) -> int:
     mask = 0
     for d in dice:
@@ -691,10 +695,13 @@ class Game:
             return self.setup_view(seat)
         bids = hand.bids
         revealed = None not in bids
+        rolls = _ROLL_VIEWS  # the views share these immutable values (faster than making new ones)
         tricks = tuple(
-            TrickView(tuple(RollView(s, d, f) for s, d, f in t.rolls), t.winner)
-            for t in hand.tricks
-            if t.rolls
+            [
+                TrickView(tuple([rolls[s][d.index][f.index] for s, d, f in t.rolls]), t.winner)
+                for t in hand.tricks
+                if t.rolls
+            ]
         )
         # Totals before this hand while it is played; once the game is over, the final ones.
         if hand.scores is None or self.over:

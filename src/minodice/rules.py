@@ -21,8 +21,9 @@ stable code and its parameters, and `Reason.text()` the English words.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .codes import render
@@ -84,12 +85,16 @@ class Rules:
         return cls(**known)
 
     def to_dict(self) -> dict[str, str]:
-        """All options, as written in records and views."""
-        return asdict(self)
+        """All options, as written in records and views (a new dict each time)."""
+        # Not dataclasses.asdict, which recurses and deep-copies: this is on the hot path of every view.
+        return {name: getattr(self, name) for name in _RULE_FIELDS}
 
     @property
     def landlubber(self) -> bool:
         return self.scoring == "landlubber"
+
+
+_RULE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Rules))
 
 
 # --- reasons ------------------------------------------------------------------------
@@ -323,8 +328,15 @@ class TrickState:
 
     @classmethod
     def of(cls, rolls: Iterable[tuple[Die, Face]], rules: Rules) -> TrickState:
-        """The state of a trick whose rolls so far are `rolls` (die, face) in rolling order."""
-        return cls(tuple((d, f) for d, f in rolls), rules)
+        """The state of a trick whose rolls so far are `rolls` (die, face) in rolling order.
+
+        Worked out once per rolls and rules (a server sends it to every seat after every roll): the
+        state is an immutable value, shared.
+        """
+        pairs = tuple((d, f) for d, f in rolls)
+        if cls is not TrickState:
+            return cls(pairs, rules)
+        return _trick_state(tuple([d.index << 4 | f.index for d, f in pairs]), rules)
 
     @property
     def faces(self) -> tuple[Face, ...]:
@@ -362,6 +374,16 @@ class TrickState:
             "bonus": self.bonus,
             "bonus_why": self.bonus_why.to_dict() if self.bonus_why is not None else None,
         }
+
+
+_DICE: tuple[Die, ...] = tuple(Die)
+_FACES: tuple[Face, ...] = tuple(Face)
+
+
+@functools.lru_cache(maxsize=256)  # what repeats is the trick in progress, asked for by each seat's view
+def _trick_state(rolls: tuple[int, ...], rules: Rules) -> TrickState:
+    """`TrickState.of`, by the rolls as numbers (die index << 4 | face index: cheap to hash)."""
+    return TrickState(tuple((_DICE[r >> 4], _FACES[r & 15]) for r in rolls), rules)
 
 
 # --- turn order ------------------------------------------------------------------------

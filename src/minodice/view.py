@@ -32,6 +32,15 @@ class TrickView:
     rolls: tuple[RollView, ...]
     winner: int | None
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, as in a view's `tricks`: {"rolls": [{"seat", "die", "face"}, ...], "winner"}."""
+        # `_value_` is what the `value` property returns, without the property's call: the server
+        # makes this for every seat after every move.
+        return {
+            "rolls": [{"seat": r.seat, "die": r.die._value_, "face": r.face._value_} for r in self.rolls],
+            "winner": self.winner,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class View:
@@ -145,8 +154,13 @@ class View:
             and self.tricks[-1].winner is not None
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object of `docs/bot-protocol.md` ("legal" only when set)."""
+    def to_dict(self, *, tricks: bool = True) -> dict[str, Any]:
+        """The JSON object of `docs/bot-protocol.md` ("legal" only when set).
+
+        `tricks=False` leaves "tricks" out, for a caller that sends them its own way (the server
+        makes each finished trick's JSON once, not once per seat and move).
+        """
+        # `_value_` is what the `value` property returns, without the property's call.
         out: dict[str, Any] = {
             "seat": self.seat,
             "seats": self.seats,
@@ -155,24 +169,17 @@ class View:
             "hands": self.hands,
             "start": self.start,
             "rules": self.rules.to_dict(),
-            "dice": [d.value for d in self.dice],
+            "dice": [d._value_ for d in self.dice],
             "bid_placed": list(self.bid_placed),
             "bids": list(self.bids),
             "won": list(self.won),
             "totals": list(self.totals),
-            "tricks": [
-                {
-                    "rolls": [
-                        {"seat": r.seat, "die": r.die.value, "face": r.face.value} for r in t.rolls
-                    ],
-                    "winner": t.winner,
-                }
-                for t in self.tricks
-            ],
-            "leader": self.leader,
         }
+        if tricks:
+            out["tricks"] = [t.to_dict() for t in self.tricks]
+        out["leader"] = self.leader
         if self.legal is not None:
-            out["legal"] = [x.value if isinstance(x, Die) else x for x in self.legal]
+            out["legal"] = [x._value_ if isinstance(x, Die) else x for x in self.legal]
         return out
 
     @classmethod

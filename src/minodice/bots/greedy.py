@@ -93,6 +93,11 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
+    def start_game(self, view: View) -> None:
+        """Make the strength table for this table's seats and rules now (a fraction of a second, once
+        per process), not in the middle of the first decision."""
+        die_strength(view.seats, view.rules)
+
     def bid(self, view: View) -> int:
         legal = [b for b in view.legal or () if isinstance(b, int)]
         if not legal:

@@ -187,6 +187,7 @@ async def get_record(
 ) -> Response:
     table = await _table(m, code)
     async with table.lock:
+        await table.all_saved.wait()  # no action in a record before it is committed
         game = table.game
         if game is None:
             raise Refused("not_started", status=409)

@@ -122,7 +122,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz", summary="Liveness")
     async def healthz(request: Request) -> dict[str, Any]:
-        return {"ok": True, "tables": len(request.app.state.manager.tables)}
+        manager = request.app.state.manager
+        health: dict[str, Any] = {"ok": True, "tables": len(manager.tables)}
+        if manager.cluster is not None:  # sharing the database: this process, and the tables it drives
+            health |= {"process": manager.cluster.id, "drives": sorted(manager.cluster.held)}
+        return health
 
     @app.websocket("/ws/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:

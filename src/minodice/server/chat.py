@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import datetime as dt
 import time
 import unicodedata
@@ -212,7 +213,14 @@ async def post(table: Table, seat: int | None, kind: str, body: str) -> ChatMess
         player = table.players[seat] if seat is not None else None
         name, muted = (player.name or "", player.muted) if player is not None else ("", False)
         message = room.prepare(seat, name, kind, body, dt.datetime.now(dt.UTC), muted)
-        await table.hub.db(table.hub.store.add_chat, table.code, message)
+        # Another server process may have numbered a message the same: show its, renumber ours.
+        while not await table.hub.db(table.hub.store.add_chat, table.code, message, table.note("c")):
+            for other in await table.hub.db(table.hub.store.chat_after, table.code, message.n - 1):
+                room.add(other)
+                room.next_n = max(room.next_n, other.n + 1)
+                table.broadcast({"type": "chat", "message": other.to_dict()})
+            message = dataclasses.replace(message, n=room.next_n)
+            room.next_n += 1
         # No await between keeping and sending: a client connecting meanwhile gets it exactly once.
         room.add(message)
         table.broadcast({"type": "chat", "message": message.to_dict()})
@@ -231,5 +239,5 @@ async def set_muted(table: Table, seat: int, muted: bool) -> None:
         raise refuse("chat_mute_self", seat=seat)
     async with table.chat.lock:
         table.players[seat].muted = muted
-        await table.hub.db(table.hub.store.set_muted, table.code, seat, muted)
+        await table.hub.db(table.hub.store.set_muted, table.code, seat, muted, table.note("t"))
     table.broadcast_table()

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..rules import RuleError, Rules
+from .cluster import Cluster
 from .settings import Settings
 from .store import SeedKeyError, Store, StoredSeat, StoredTable
 from .tables import Hub, Refused, Table, new_code, new_token, seat_template, token_hash
@@ -28,10 +29,10 @@ log = logging.getLogger("minodice.server")
 class ActionWriter:
     """Group commit: the actions that arrive while the database thread writes go in its next transaction.
 
-    `append` returns once the transaction holding the action is committed: an action is
+    An action's future is done once the transaction holding it is committed: an action is
     *acknowledged* (its result sent to anyone, its `ack` to its sender) only after that, so a
-    server killed at any moment has lost no acknowledged action. One table never has two
-    actions waiting (it holds its lock while it waits), so each table's order is kept.
+    server killed at any moment has lost no acknowledged action. Actions are written in the
+    order they were queued, so each table's order is kept.
     """
 
     def __init__(self, store: Store, db: Callable[..., Awaitable[Any]]) -> None:
@@ -39,14 +40,19 @@ class ActionWriter:
         self.pending: list[tuple[tuple[str, int, int, str, str], asyncio.Future[None]]] = []
         self.writing = False
 
-    async def append(self, code: str, n: int, seat: int, kind: str, value: str) -> None:
-        """Store one action; returns when it is committed (raises what the commit raised)."""
+    def enqueue(self, code: str, n: int, seat: int, kind: str, value: str) -> asyncio.Future[None]:
+        """Queue one action (in the order of the calls); the future is done when it is committed (or
+        holds what the commit raised)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.pending.append(((code, n, seat, kind, value), done))
         if not self.writing:
             self.writing = True
             asyncio.get_running_loop().create_task(self._write())
-        await done
+        return done
+
+    async def append(self, code: str, n: int, seat: int, kind: str, value: str) -> None:
+        """Store one action; returns when it is committed (raises what the commit raised)."""
+        await self.enqueue(code, n, seat, kind, value)
 
     async def _write(self) -> None:
         try:
@@ -70,9 +76,13 @@ class TableManager:
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
         self.store = store if store is not None else Store(settings.db, settings.secret_file, need_key=True)
-        self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="minodice-db")
+        #: With PostgreSQL, other server processes may share the database (cluster.py).
+        self.cluster = Cluster(self) if self.store.shared else None
+        # One thread keeps a SQLite file's writes in order; PostgreSQL's row locks order each table's.
+        threads = 4 if self.cluster is not None else 1
+        self._db_thread = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="minodice-db")
         self.pool = ThreadPoolExecutor(max_workers=max(1, settings.workers), thread_name_prefix="minodice-bot")
-        self.hub = Hub(settings, self.store, self.pool, self.db, ActionWriter(self.store, self.db))
+        self.hub = Hub(settings, self.store, self.pool, self.db, ActionWriter(self.store, self.db), self.cluster)
         self.tables: dict[str, Table] = {}
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -84,7 +94,15 @@ class TableManager:
     # --- life cycle -------------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Resume every waiting and playing table from the store; start the expiry sweeper."""
+        """Resume every waiting and playing table from the store; start the expiry sweeper.
+
+        Sharing the database with other processes, resume none: each process claims the tables
+        nobody drives (`cluster.py`) and loads the others when someone asks for them.
+        """
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="minodice-sweeper")
+        if self.cluster is not None:
+            await self.cluster.start()
+            return
         stored = await self.db(self.store.load_status, "waiting", "playing")
         for st in stored:
             try:
@@ -96,7 +114,6 @@ class TableManager:
             table.run()
         if stored:
             log.info("resumed %d tables", len(self.tables))
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="minodice-sweeper")
 
     async def shutdown(self) -> None:
         """Stop drivers and sweeper, close clients, release the pools and the store."""
@@ -104,6 +121,8 @@ class TableManager:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
+        if self.cluster is not None:
+            await self.cluster.stop()
         for table in list(self.tables.values()):
             await table.stop()
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -173,6 +192,7 @@ class TableManager:
         if table.status != "expired":
             self.tables[code] = table
             table.run()
+            await table.reload_presence()
         return table
 
     async def rematch(self, table: Table) -> Table:
@@ -197,7 +217,7 @@ class TableManager:
                     host_seat=table.host_seat, players=players, rematch_of=table.code, hints=table.hints,
                 )
                 await self.db(self.store.create, stored)
-                await self.db(self.store.set_rematch, table.code, stored.code)
+                await self.db(self.store.set_rematch, table.code, stored.code, table.note("t"))
                 new = Table(stored, self.hub)
                 self.tables[new.code] = new
                 table.rematch = new.code
@@ -207,6 +227,25 @@ class TableManager:
         table.broadcast({"type": "rematch", "code": new.code})
         table.broadcast_table()
         return new
+
+    async def load_to_drive(self, code: str) -> Table | None:
+        """A table this process now drives (its lock is ours): held or loaded, brought up to date; None if
+        it is no longer played."""
+        table = self.tables.get(code)
+        if table is None:
+            try:
+                stored = await self.db(self.store.load, code)
+            except SeedKeyError as exc:
+                log.error("table %s cannot be opened: %s", code, exc)
+                return None
+            if stored is None or stored.status != "playing":
+                return None
+            table = self.tables.get(code)  # loaded meanwhile by a request
+            if table is None:
+                table = self.tables[code] = Table(stored, self.hub)
+        await table.catch_up()
+        await table.reload_presence()  # whose sockets are on other processes: their turn timers must not run
+        return table if table.status == "playing" else None
 
     async def finished(self, limit: int, offset: int) -> list[StoredTable]:
         """Finished games, newest first."""
@@ -229,11 +268,13 @@ class TableManager:
         now = time.monotonic()
         gone = []
         for code, table in list(self.tables.items()):
-            if table.clients or now - table.last_activity < limit:
+            if table.clients or table.watched_elsewhere() or now - table.last_activity < limit:
                 continue
-            if table.status in ("waiting", "playing"):
+            # Shared with other processes, a game is expired by the process driving it only; another
+            # just lets go of its copy.
+            if table.status == "waiting" or (table.status == "playing" and table.driven_here()):
                 table.status = "expired"
-                await self.db(self.store.set_status, code, "expired")
+                await self.db(self.store.set_status, code, "expired", note=table.note("t"))
             await table.stop()
             self.tables.pop(code, None)
             gone.append(code)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..bots import BUILTIN
@@ -22,7 +23,7 @@ from ..codes import render
 from ..dice import MAX_SEATS, MIN_SEATS, Die, Face
 from ..events import Event, HandScored, Rolled, TrickWon
 from ..rules import Rules, TrickState, hand_score, roller
-from ..view import View
+from ..view import TrickView, View
 
 NAME_MAX = 24
 #: The most combining marks (accents, vowel signs) a name may stack on one letter, counted decomposed
@@ -283,6 +284,18 @@ def describe(exc: ValidationError) -> str:
 # --- websocket: server to client --------------------------------------------------------------
 
 
+def dumps(value: Any) -> str:
+    """`value` as the compact JSON text of a websocket frame (every frame the server sends is made here).
+
+    orjson (UTF-8, keys in order); what it refuses — a lone surrogate echoed from a refused input,
+    an integer past 64 bits — goes through the standard library's encoder, which escapes it.
+    """
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(value, separators=(",", ":"))
+
+
 def error(
     code: str, message: str | None = None, params: dict[str, Any] | None = None, ref: Any = None
 ) -> dict[str, Any]:
@@ -322,18 +335,24 @@ def view_on_wire(view: View) -> dict[str, Any]:
     before its first roll), `refusals` (each die this seat holds but may not
     roll now → its reason; empty unless it is this seat's roll) and, on each
     finished trick, its `lead` and why its winner won (`reason`, `bonus_why`).
+    The server sends the same as text, made faster: `WireEvents.view_text`.
     """
     out = view.to_dict()
-    state = view.trick_state
-    out["trick"] = None
-    if state is not None:
-        order = [roller(view.leader, k, view.seats) for k in range(view.seats)]
-        out["trick"] = {**state.to_dict(), "order": order}
-    out["refusals"] = {die.value: why.to_dict() for die, why in view.refusals().items()}
+    out["trick"], out["refusals"] = _trick_answers(view)
     for trick, sent in zip(view.tricks, out["tricks"], strict=True):
         if trick.winner is not None:
             sent.update(finished_trick([(r.die, r.face) for r in trick.rolls], view.rules))
     return out
+
+
+def _trick_answers(view: View) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """A view's `trick` (the trick in progress, with `order`; None) and `refusals`."""
+    current = view.current_trick
+    trick = None
+    if current is not None:
+        order = [roller(view.leader, k, view.seats) for k in range(view.seats)]
+        trick = {**_trick_now(_codes([(r.die, r.face) for r in current.rolls]), view.rules), "order": order}
+    return trick, {die._value_: why.to_dict() for die, why in view.refusals().items()}
 
 
 def finished_trick(rolls: Sequence[tuple[Die, Face]], rules: Rules) -> dict[str, Any]:
@@ -342,18 +361,39 @@ def finished_trick(rolls: Sequence[tuple[Die, Face]], rules: Rules) -> dict[str,
     Worked out once per trick and rules (a finished trick never changes, and every view of the
     hand carries it again); the answer is shared: do not change it.
     """
-    return _finished_trick(tuple(rolls), rules)
+    return _finished_trick(_codes(rolls), rules)
 
 
-@functools.lru_cache(maxsize=8192)
-def _finished_trick(rolls: tuple[tuple[Die, Face], ...], rules: Rules) -> dict[str, Any]:
-    state = TrickState.of(rolls, rules)
+def _codes(rolls: Sequence[tuple[Die, Face]]) -> tuple[int, ...]:
+    """A trick's rolls as numbers (die index << 4 | face index): a key far cheaper to hash than the enums."""
+    return tuple([d.index << 4 | f.index for d, f in rolls])
+
+
+def _rolls(codes: tuple[int, ...]) -> list[tuple[Die, Face]]:
+    return [(_DICE[c >> 4], _FACES[c & 15]) for c in codes]
+
+
+_DICE, _FACES = tuple(Die), tuple(Face)
+
+
+@functools.lru_cache(maxsize=2048)
+def _finished_trick(codes: tuple[int, ...], rules: Rules) -> dict[str, Any]:
+    state = TrickState.of(_rolls(codes), rules)
     assert state.reason is not None, "a finished trick has rolls"
     return {
         "lead": state.lead.value if state.lead is not None else None,
         "reason": state.reason.to_dict(),
         "bonus_why": state.bonus_why.to_dict() if state.bonus_why is not None else None,
     }
+
+
+# Small: what repeats is one trick's state for every seat of a table after a roll (a bigger cache
+# would keep thousands of objects alive for the garbage collector to walk).
+@functools.lru_cache(maxsize=256)
+def _trick_now(codes: tuple[int, ...], rules: Rules) -> dict[str, Any]:
+    """`TrickState.to_dict()` of a trick in progress, worked out once per rolls and rules (every seat is
+    sent it after every roll): shared, do not change it."""
+    return TrickState.of(_rolls(codes), rules).to_dict()
 
 
 class WireEvents:
@@ -364,6 +404,9 @@ class WireEvents:
     score includes: none unless a non-zero bid was made exactly, none under
     landlubber scoring). Rolls and scores are public, so these are the same for
     every viewer: worked out once per event as the game's (append-only) log grows.
+
+    It also makes the JSON text the server sends: of the events (`on_wire_text`) and of each
+    seat's view (`view_text`), each public piece made once rather than once per seat and move.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -371,9 +414,16 @@ class WireEvents:
         self.seen = 0
         self.rolls: list[tuple[Die, Face]] = []
         self.extra: dict[int, dict[str, Any]] = {}
+        self.log: Sequence[Event] = ()
+        #: The JSON text of the log's events (by index) as sent to a viewer whose copy is the event itself.
+        self.texts: dict[int, str] = {}
+        #: The finished tricks of hand `hand` as sent (by index): each trick and its JSON text.
+        self.hand = -1
+        self.tricks: dict[int, tuple[TrickView, str]] = {}
 
     def update(self, log: Sequence[Event]) -> None:
         """Read the events added to the game's log since the last call."""
+        self.log = log
         for index in range(self.seen, len(log)):
             event = log[index]
             if isinstance(event, Rolled):
@@ -401,3 +451,49 @@ class WireEvents:
             sent.update(self.extra.get(index, {}))
             out.append(sent)
         return out
+
+    def on_wire_text(self, events: Sequence[Event], start: int) -> str:
+        """`on_wire(events, start)` as the JSON text of a frame (`dumps` of it).
+
+        A viewer's copy that is the log's event itself (`Event.for_viewer` gives every public event
+        as it is) is the same for every viewer: its text is made once and kept. A copy made for this
+        viewer (its own dice, its own bid; hidden parts left out) is made afresh every time, so what
+        one seat may see is never kept for another. Call `update` with the game's log first.
+        """
+        log, texts, extra = self.log, self.texts, self.extra
+        parts = []
+        for index, event in enumerate(events, start):
+            shared = index < self.seen and event is log[index]
+            text = texts.get(index) if shared else None
+            if text is None:
+                sent = event.to_dict()
+                sent.update(extra.get(index, {}))
+                text = dumps(sent)
+                if shared:
+                    texts[index] = text
+            parts.append(text)
+        return "[" + ",".join(parts) + "]"
+
+    def view_text(self, view: View) -> str:
+        """`view_on_wire(view)` as JSON text (`dumps` of it; "tricks" comes last).
+
+        A finished trick never changes and every view of its hand carries it again: its text is made
+        once and kept, and sent for any view whose trick is equal to it (same rolls, same winner).
+        """
+        out = view.to_dict(tricks=False)
+        out["trick"], out["refusals"] = _trick_answers(view)
+        if view.hand != self.hand:
+            self.hand, self.tricks = view.hand, {}
+        kept, rules = self.tricks, view.rules
+        parts = []
+        for index, trick in enumerate(view.tricks):
+            if trick.winner is None:  # the trick in progress
+                parts.append(dumps(trick.to_dict()))
+                continue
+            known = kept.get(index)
+            if known is None or known[0] != trick:
+                sent = trick.to_dict()
+                sent.update(finished_trick([(r.die, r.face) for r in trick.rolls], rules))
+                known = kept[index] = (trick, dumps(sent))
+            parts.append(known[1])
+        return f'{dumps(out)[:-1]},"tricks":[{",".join(parts)}]}}'

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime as dt
 import functools
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 import time
@@ -29,12 +29,14 @@ from ..errors import IllegalAction
 from ..game import Action, Bid, Game, Phase, Roll
 from ..rules import Rules
 from .chat import ChatRoom
-from .protocol import WireEvents, name_key, view_on_wire
+from .protocol import WireEvents, dumps, name_key
 from .settings import Settings
 from .store import Store, StoredSeat, StoredTable, utcnow
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
+
+    from .cluster import Cluster
 
 log = logging.getLogger("minodice.server")
 
@@ -87,6 +89,16 @@ def check_bot(spec: object) -> str:
     return spec.strip()
 
 
+def _made(spec: str, seed: str, setup: Any) -> Bot:
+    """A bot told the game starts (runs in the worker pool: making one may import the simulator, and
+    `start_game` may prepare its tables)."""
+    bot = make_bot(spec, seed=seed)
+    if setup is not None:
+        with contextlib.suppress(Exception):
+            bot.start_game(setup)
+    return bot
+
+
 def _decide(bot: Bot, view: Any, what: str) -> Any:
     """Ask a bot (runs in the worker pool); its first legal choice if it fails or errs."""
     try:
@@ -136,17 +148,22 @@ class Hub:
         pool: Executor,
         db: Callable[..., Awaitable[Any]],
         append_action: Any = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.settings = settings
+        #: Other server processes share the database (PostgreSQL): news goes through it (cluster.py).
+        self.cluster = cluster
         self.store = store
         self.pool = pool
         self.db = db
-        #: `await append_action(code, n, seat, kind, value)`: stores an action, returns once committed
-        #: (the manager's group commit; else one transaction per action).
-        self.append_action = append_action.append if append_action is not None else self._append_one
+        #: `save_action(code, n, seat, kind, value)`: queues an action to store at once and returns what
+        #: to await for its commit (the manager's group commit; else one transaction per action, in order).
+        self.save_action: Callable[[str, int, int, str, str], Awaitable[None]] = (
+            append_action.enqueue if append_action is not None else self._save_one
+        )
 
-    async def _append_one(self, code: str, n: int, seat: int, kind: str, value: str) -> None:
-        await self.db(self.store.append_action, code, n, seat, kind, value)
+    def _save_one(self, code: str, n: int, seat: int, kind: str, value: str) -> Awaitable[None]:
+        return asyncio.ensure_future(self.db(self.store.append_action, code, n, seat, kind, value))
 
 
 class Table:
@@ -181,6 +198,21 @@ class Table:
         self.wire_events = WireEvents(self.rules)  # the events of `game` as sent (with why)
         self.n_actions = 0
         self.chat = ChatRoom(stored.chat)  # the table's chat and reactions (chat.py)
+        # Shared with other processes (cluster.py): their sockets per seat, their spectators, whether
+        # this process drives the bots and timers, the notes heard and not yet acted on.
+        self.remote = [0] * self.seats
+        self.remote_watchers = 0
+        self.drives = False
+        self._flags_changed = False
+        # Actions applied and queued but not yet committed; set when there are none (`_apply`).
+        self._unsaved = 0
+        self.all_saved = asyncio.Event()
+        self.all_saved.set()
+        self._shown_upto = 0  # actions everyone has been sent (`_shown_to`)
+        self._shown = asyncio.Event()
+        self._news: set[str] = set()
+        self._listening: asyncio.Task[None] | None = None
+        self._share_flags(stored.players)
         if self.status in ("playing", "over"):
             self.game = self._replay(stored.actions)
 
@@ -198,6 +230,154 @@ class Table:
             game.apply(_action(seat, kind, value))
         self.n_actions = len(actions)
         return game
+
+    # --- shared with other server processes (cluster.py) ----------------------------------
+
+    def _share_flags(self, players: list[StoredSeat]) -> None:
+        """Take the stored turn timers and stand-ins (only other processes store them)."""
+        if self.hub.cluster is None:
+            return
+        now, wall = time.monotonic(), utcnow()
+        for p in players:
+            self.autoplay[p.seat] = p.autoplay
+            since = p.waiting_since
+            self.waiting[p.seat] = None if since is None else now - (wall - since).total_seconds()
+
+    def _flagged(self, p: StoredSeat) -> StoredSeat:
+        """Seat `p` with this process's turn timer and stand-in flag, to store."""
+        waiting = self.waiting[p.seat]
+        since = None if waiting is None else utcnow() - dt.timedelta(seconds=time.monotonic() - waiting)
+        return dataclasses.replace(p, autoplay=self.autoplay[p.seat], waiting_since=since)
+
+    async def _share_presence(self, seat: int | None) -> None:
+        """Tell the other processes how many sockets this one has at `seat` (None: spectators)."""
+        cluster = self.hub.cluster
+        if cluster is None:
+            return
+        n = sum(1 for c in self.clients if c.seat == seat)
+        await self.hub.db(self.hub.store.set_presence, cluster.id, self.code, -1 if seat is None else seat, n,
+                          self.note("p"))
+
+    def heard(self, kind: str) -> None:
+        """Another process changed this table (`a` actions, `t` lobby, `c` chat, `p` presence): catch up."""
+        self._news.add(kind)
+        if self._listening is None or self._listening.done():
+            self._listening = asyncio.get_running_loop().create_task(self._catch_up_news(), name=f"news-{self.code}")
+
+    async def _catch_up_news(self) -> None:
+        while self._news:
+            kinds, self._news = self._news, set()
+            try:
+                # Actions first: a game's end comes after its last action (and a start's replay reads all).
+                if "a" in kinds:
+                    await self.catch_up()
+                if "t" in kinds:
+                    async with self.lock:
+                        await self._reload_lobby()
+                if "c" in kinds:
+                    await self._reload_chat()
+                if "p" in kinds:
+                    await self.reload_presence()
+            except Exception:
+                log.exception("table %s: catching up with another server process failed", self.code)
+
+    async def catch_up(self) -> None:
+        """Apply the actions other processes stored since this copy's last one, and show them."""
+        if self.hub.cluster is None:
+            return
+        async with self.lock:
+            if self.game is None:
+                return
+            newer = await self.hub.db(self.hub.store.actions_from, self.code, self.n_actions)
+            if not newer:
+                return
+            for seat, kind, value in newer:
+                self.game.apply(_action(seat, kind, value))
+            self.n_actions += len(newer)
+            self._touch()
+            self._ended()
+            self.broadcast_state()
+            self.wake.set()
+
+    def _rebuild(self, actions: list[tuple[int, str, str]]) -> None:
+        """Replace the game by the replay of the whole stored log (another process stored actions first).
+
+        What clients were sent stays a prefix of the new game's events: the action tried here
+        was never sent to anyone.
+        """
+        self.game = self._replay(actions)
+
+    def _ended(self) -> None:
+        if self.game is not None and self.game.over and self.status == "playing":
+            self.status = "over"
+
+    async def _reload_lobby(self) -> None:
+        """Read back what other processes changed in the lobby (call with the lock held)."""
+        stored = await self.hub.db(self.hub.store.lobby, self.code)
+        if stored is None:
+            return
+        was, had_rematch = self.status, self.rematch
+        self.players, self.host_seat, self.rematch = stored.players, stored.host_seat, stored.rematch
+        self._share_flags(stored.players)
+        if was == "waiting" and stored.status == "playing":
+            self.game = self._replay(await self.hub.db(self.hub.store.actions_from, self.code, 0))
+            self.status = "playing"
+            for c in self.clients:
+                self._send_state(c, full=True)
+            self.run()
+        elif stored.status != was and stored.status in ("over", "expired"):
+            newer: list[tuple[int, str, str]] = []
+            if stored.status == "over" and self.game is not None and not self.game.over:
+                newer = await self.hub.db(self.hub.store.actions_from, self.code, self.n_actions)
+                for seat, kind, value in newer:
+                    self.game.apply(_action(seat, kind, value))
+                self.n_actions += len(newer)
+            self.status = stored.status
+            if newer:
+                self.broadcast_state()
+        self._touch()
+        if stored.rematch and not had_rematch:
+            self.broadcast({"type": "rematch", "code": stored.rematch})
+        self.broadcast_table()
+        self.wake.set()
+
+    async def reload_presence(self) -> None:
+        """Read how many sockets the other live processes have here; a change shows, and wakes the timers."""
+        cluster = self.hub.cluster
+        if cluster is None:
+            return
+        from .cluster import ALIVE
+
+        counts = await self.hub.db(self.hub.store.presence, self.code, cluster.id, ALIVE)
+        remote = [counts.get(s, 0) for s in range(self.seats)]
+        watchers = counts.get(-1, 0)
+        if remote != self.remote or watchers != self.remote_watchers:
+            self.remote, self.remote_watchers = remote, watchers
+            self.broadcast_table()
+            self.wake.set()
+
+    async def _reload_chat(self) -> None:
+        """Show the chat messages other processes stored."""
+        room = self.chat
+        async with room.lock:
+            last = room.history[-1].n if room.history else 0
+            for message in await self.hub.db(self.hub.store.chat_after, self.code, last):
+                room.add(message)
+                room.next_n = max(room.next_n, message.n + 1)
+                self.broadcast({"type": "chat", "message": message.to_dict()})
+
+    def drive(self) -> None:
+        """This process now holds the table's lock: drive its bots and timers."""
+        self.drives = True
+        self.run()
+
+    async def stop_driving(self) -> None:
+        """The lock is lost (its connection broke): stop the driver; another process takes over."""
+        self.drives = False
+        if self.driver is not None:
+            self.driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.driver
 
     # --- questions ---------------------------------------------------------------------
 
@@ -224,6 +404,22 @@ class Table:
         """Whether a bot plays `seat` now (a bot seat, or a stand-in for an absent player)."""
         return self.players[seat].kind == "bot" or self.autoplay[seat]
 
+    def connected(self, seat: int) -> bool:
+        """Whether the person of `seat` has a socket open (here or on another server process)."""
+        return self.conns[seat] + self.remote[seat] > 0
+
+    def watched_elsewhere(self) -> bool:
+        """Whether another server process has a socket open at this table."""
+        return self.remote_watchers > 0 or any(self.remote)
+
+    def driven_here(self) -> bool:
+        """Whether this process drives the table's bots and timers (always, unless other processes share it)."""
+        return self.hub.cluster is None or self.drives
+
+    def note(self, kind: str) -> str | None:
+        """The note telling other server processes this table's `kind` of news changed (None: no others)."""
+        return self.hub.cluster.note(kind, self.code) if self.hub.cluster is not None else None
+
     def to_act(self) -> list[int]:
         """The seats the game waits for."""
         return self.game.to_act() if self.game is not None and self.status == "playing" else []
@@ -246,7 +442,7 @@ class Table:
                 # The name is the one the server gave the bot ("Greedy 3"): clients may say it
                 # in the reader's language.
                 "auto_name": p.kind == "bot" and p.bot is not None and p.name == bot_name(p.bot, p.seat),
-                "connected": p.kind == "bot" or self.conns[p.seat] > 0,
+                "connected": p.kind == "bot" or self.connected(p.seat),
                 "autoplay": self.autoplay[p.seat],
                 "muted": p.muted,  # the host muted this seat's chat (chat.py)
                 "autoplay_in": None if waiting is None or self.autoplay[p.seat]
@@ -287,8 +483,12 @@ class Table:
                 raise Refused("seat_taken", f"seat {seat} is taken", 409, seat=seat)
             token = new_token()
             p = self.players[seat]
-            p.kind, p.name, p.bot, p.token_hash = "human", self._unique(name), None, token_hash(token)
-            await self.hub.db(self.hub.store.save_seat, self.code, p)
+            taken = StoredSeat(seat, "human", self._unique(name), None, token_hash(token))
+            # `was`: another server process may have seated someone there meanwhile.
+            if not await self.hub.db(self.hub.store.save_seat, self.code, taken, was="open", note=self.note("t")):
+                await self._reload_lobby()
+                raise Refused("seat_taken", f"seat {seat} is taken", 409, seat=seat)
+            p.kind, p.name, p.bot, p.token_hash = taken.kind, taken.name, None, taken.token_hash
             self._touch()
             self.broadcast_table()
             return seat, token
@@ -319,7 +519,7 @@ class Table:
                 p.name = self._unique(bot_name(bot, seat))
             self.autoplay[seat] = False
             self.waiting[seat] = None
-            await self.hub.db(self.hub.store.save_seat, self.code, p)
+            await self.hub.db(self.hub.store.save_seat, self.code, self._flagged(p), note=self.note("t"))
             self._touch()
             self.broadcast_table()
             self.wake.set()
@@ -335,7 +535,8 @@ class Table:
             p.kind, p.bot = "human", None
             self.autoplay[seat] = False
             self.waiting[seat] = None
-            await self.hub.db(self.hub.store.save_seat, self.code, p)
+            await self.hub.db(self.hub.store.save_seat, self.code, self._flagged(p), note=self.note("t"))
+            await self.all_saved.wait()
             self._touch()
             self.broadcast_table()
             for c in self.clients:
@@ -354,10 +555,13 @@ class Table:
                     "not_full", f"seats {open_seats} are still open: wait for players or give them to bots",
                     409, open=open_seats,
                 )
+            # `was`: another server process may have started it meanwhile.
+            if not await self.hub.db(self.hub.store.set_status, self.code, "playing", was="waiting", note=self.note("t")):
+                await self._reload_lobby()
+                raise Refused("already_started", status=409)
             self.game = self._new_game()
             self.n_actions = 0
             self.status = "playing"
-            await self.hub.db(self.hub.store.set_status, self.code, "playing")
             self._touch()
             self.broadcast_table()
             for c in self.clients:
@@ -378,10 +582,13 @@ class Table:
                 seat = self.seat_of(token)
                 if seat is None:
                     raise Refused("bad_token", status=401)
+            await self.all_saved.wait()  # show no action before it is committed
             client.seat = seat
             self.clients.add(client)
+            back = False
             if seat is not None:
                 self.conns[seat] += 1
+                back = self.autoplay[seat] or self.waiting[seat] is not None
                 self.autoplay[seat] = False
                 self.waiting[seat] = None
             self._touch()
@@ -392,6 +599,11 @@ class Table:
             client.send(self.chat.history_frame())
             self.broadcast_table(skip=client)
             self.wake.set()
+            if self.hub.cluster is not None:  # the other processes (and the one driving) hear it
+                if seat is not None and back:
+                    await self.hub.db(self.hub.store.save_flags, self.code, [self._flagged(self.players[seat])],
+                                      self.note("t"))
+                await self._share_presence(seat)
 
     async def disconnect(self, client: Client) -> None:
         """Forget a connection (its seat's turn timer may start)."""
@@ -401,6 +613,7 @@ class Table:
             self.clients.discard(client)
             if client.seat is not None:
                 self.conns[client.seat] -= 1
+            await self._share_presence(client.seat)
             self._touch()
             self.broadcast_table()
             self.wake.set()
@@ -408,6 +621,7 @@ class Table:
     async def sync(self, client: Client) -> None:
         """Send a client the full state again."""
         async with self.lock:
+            await self.all_saved.wait()
             if self.game is None:
                 client.send({"type": "table", "table": self.info()})
             else:
@@ -439,7 +653,14 @@ class Table:
         await self._apply(action)
 
     async def _apply(self, action: Bid | Roll, marker: tuple[Any, ...] | None = None) -> bool:
-        """Apply, store, broadcast. With `marker` (a bot's), skip if the game moved meanwhile."""
+        """Apply, store, broadcast. With `marker` (a bot's), skip if the game moved meanwhile.
+
+        The table's lock is held while the engine applies the action and the action joins the
+        write queue, not while it commits: the next action (another seat's bid, a bot's move) may
+        be applied meanwhile and commit in the same transaction. Nothing is shown before everything
+        applied so far is committed (`_show_saved`), so nobody sees an action the database might not
+        have. Sharing the database with other processes, the lock is held through the commit.
+        """
         async with self.lock:
             game = self.game
             if game is None or self.status != "playing":
@@ -449,17 +670,75 @@ class Table:
             if marker is not None and (marker != self._marker() or not self.bot_played(action.seat)):
                 return False
             game.apply(action)
+            if self.hub.cluster is not None:
+                return await self._commit_shared(action, marker)
             n = self.n_actions
             self.n_actions += 1
-            kind, value = ("bid", str(action.bid)) if isinstance(action, Bid) else ("roll", action.die.value)
-            await self.hub.append_action(self.code, n, action.seat, kind, value)
-            self._touch()
-            if game.over:
-                self.status = "over"
-                await self.hub.db(self.hub.store.set_status, self.code, "over", totals=list(game.totals))
+            kind, value = _stored(action)
+            saved = self.hub.save_action(self.code, n, action.seat, kind, value)
+            self._unsaved += 1
+            self.all_saved.clear()
+        try:
+            await saved
+        except BaseException:
+            self._unsaved -= 1
+            if self._unsaved == 0:
+                self.all_saved.set()
+                self._shown_to(self.n_actions)  # nobody waits for a broadcast that will not come
+            raise
+        self._unsaved -= 1
+        self._touch()
+        if self._unsaved == 0:
+            self.all_saved.set()
+            await self._show_saved()
+        # The sender's answer (`ack`) comes after the state showing its action, as the protocol says.
+        while self._shown_upto <= n:
+            await self._shown.wait()
+        return True
+
+    def _shown_to(self, n_actions: int) -> None:
+        """Everyone has been sent the game up to `n_actions` actions: wake the `_apply`s waiting for it."""
+        self._shown_upto = n_actions
+        shown, self._shown = self._shown, asyncio.Event()
+        shown.set()
+
+    async def _show_saved(self) -> None:
+        """Everything applied is committed: end the game if it is over and send everyone what is new."""
+        game = self.game
+        assert game is not None
+        if game.over and self.status == "playing":
+            self.status = "over"
+            await self.hub.db(self.hub.store.set_status, self.code, "over", totals=list(game.totals),
+                              note=self.note("t"))
+        self.broadcast_state()
+        self._shown_to(self.n_actions)
+        self.wake.set()
+
+    async def _commit_shared(self, action: Bid | Roll, marker: tuple[Any, ...] | None) -> bool:
+        """Commit an applied action through PostgreSQL under its table's row lock (call with the table's
+        lock held): if another process stored actions first, rebuild, show them, and try again."""
+        kind, value = _stored(action)
+        while True:
+            newer = await self.hub.db(
+                self.hub.store.commit_action, self.code, self.n_actions, action.seat, kind, value, self.note("a"),
+            )
+            if not newer:
+                break
+            # The action may no longer be legal: its sender hears why.
+            self._rebuild(await self.hub.db(self.hub.store.actions_from, self.code, 0))
             self.broadcast_state()
-            self.wake.set()
-            return True
+            game = self.game
+            assert game is not None
+            self._ended()
+            if marker is not None and (game.over or marker != self._marker() or not self.bot_played(action.seat)):
+                return False
+            if game.over:
+                raise IllegalAction("game_over", "the game is over")
+            game.apply(action)
+        self.n_actions += 1
+        self._touch()
+        await self._show_saved()
+        return True
 
     def _marker(self) -> tuple[Any, ...]:
         """What a bot's decision depends on (bids of others do not change its choices)."""
@@ -470,29 +749,35 @@ class Table:
 
     # --- sending ----------------------------------------------------------------------
 
-    def _state(self, client: Client, full: bool, views: dict[int | None, dict[str, Any]], info: dict[str, Any]) -> dict[str, Any]:
+    def _state(self, client: Client, full: bool, views: dict[int | None, str], table: str, to_act: str) -> str:
+        """`client`'s `state` frame as JSON text: its seat's view and the events it has not seen (all when
+        `full`), joined from pieces serialised once per audience — `views` (by seat, filled as needed), the
+        TABLE and `to_act`. Call `wire_events.update` first."""
         game = self.game
         assert game is not None
         seat = client.seat
         start = 0 if full else client.events_sent
-        self.wire_events.update(game.events)
-        events = self.wire_events.on_wire(game.events_for(seat, start), start)
+        view = views.get(seat)
+        if view is None:
+            view = views[seat] = self.wire_events.view_text(game.observe(seat))
+        events = self.wire_events.on_wire_text(game.events_for(seat, start), start)
         client.events_sent = len(game.events)
-        if seat not in views:
-            views[seat] = view_on_wire(game.observe(seat))
-        return {
-            "type": "state", "full": full, "status": self.status, "view": views[seat],
-            "events": events, "events_from": start, "to_act": self.to_act(), "table": info,
-        }
+        return (
+            f'{{"type":"state","full":{_json(full)},"status":{_json(self.status)},"view":{view},'
+            f'"events":{events},"events_from":{start},"to_act":{to_act},"table":{table}}}'
+        )
 
     def _send_state(self, client: Client, full: bool) -> None:
-        client.send(self._state(client, full, {}, self.info()))
+        game = self.game
+        assert game is not None
+        self.wire_events.update(game.events)
+        client.send(self._state(client, full, {}, _json(self.info()), _json(self.to_act())))
 
     def broadcast_state(self) -> None:
         """Send every client its own seat's view and the events it has not seen.
 
-        Serialised once per audience: the TABLE once, each seat's view once, each (seat, first
-        event) once; a frame is those pieces joined (the same JSON `_state` would give).
+        Serialised once per audience: the TABLE once, each seat's view once, each event the seats
+        share once per game, each (seat, first event) frame once.
         """
         game = self.game
         assert game is not None
@@ -502,30 +787,24 @@ class Table:
         views: dict[int | None, str] = {}
         frames: dict[tuple[int | None, int], str] = {}
         for c in list(self.clients):
-            seat, start = c.seat, c.events_sent
-            frame = frames.get((seat, start))
+            key = (c.seat, c.events_sent)
+            frame = frames.get(key)
             if frame is None:
-                if seat not in views:
-                    views[seat] = _json(view_on_wire(game.observe(seat)))
-                events = _json(self.wire_events.on_wire(game.events_for(seat, start), start))
-                frame = frames[(seat, start)] = (
-                    f'{{"type":"state","full":false,"status":{_json(self.status)},"view":{views[seat]},'
-                    f'"events":{events},"events_from":{start},"to_act":{to_act},"table":{table}}}'
-                )
+                frame = frames[key] = self._state(c, False, views, table, to_act)
             c.events_sent = len(game.events)
             c.send(frame)
 
     def broadcast_table(self, skip: Client | None = None) -> None:
         """Tell every client the lobby changed."""
-        msg = {"type": "table", "table": self.info()}
+        if self.clients:
+            self.broadcast({"type": "table", "table": self.info()}, skip)
+
+    def broadcast(self, message: dict[str, Any], skip: Client | None = None) -> None:
+        """Send one public message to every client (but `skip`), serialised once."""
+        text = _json(message)
         for c in list(self.clients):
             if c is not skip:
-                c.send(msg)
-
-    def broadcast(self, message: dict[str, Any]) -> None:
-        """Send one public message to every client."""
-        for c in list(self.clients):
-            c.send(message)
+                c.send(text)
 
     def _touch(self) -> None:
         self.last_activity = time.monotonic()
@@ -534,7 +813,11 @@ class Table:
     # --- bots and timers --------------------------------------------------------------
 
     def run(self) -> None:
-        """Start the driver task (bots and turn timers) if the game is on."""
+        """Start the driver task (bots and turn timers) if the game is on — and, with other server
+        processes on the database, if this one holds the table's lock (else it asks to look for one)."""
+        if self.hub.cluster is not None and not self.drives:
+            self.hub.cluster.wake()
+            return
         if self.status == "playing" and (self.driver is None or self.driver.done()):
             self.driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.code}")
 
@@ -567,7 +850,7 @@ class Table:
             s = p.seat
             if p.kind != "human" or self.autoplay[s]:
                 continue
-            if self.conns[s] == 0 and s in acting:
+            if not self.connected(s) and s in acting:
                 since = self.waiting[s]
                 if since is None:
                     since = self.waiting[s] = now
@@ -585,6 +868,8 @@ class Table:
                 changed = True
         if changed:
             self.broadcast_table()
+            if self.hub.cluster is not None:
+                self._flags_changed = True
         return nearest
 
     async def _bot(self, seat: int) -> Bot:
@@ -594,11 +879,9 @@ class Table:
         key = (seat, spec or "greedy")
         bot = self.bots.get(key)
         if bot is None:
-            make = functools.partial(make_bot, key[1], seed=bot_seed(self.seed, seat) + f":{key[1]}")
+            setup = self.game.setup_view(seat) if self.game is not None else None
+            make = functools.partial(_made, key[1], bot_seed(self.seed, seat) + f":{key[1]}", setup)
             bot = await asyncio.get_running_loop().run_in_executor(self.hub.pool, make)
-            if self.game is not None:
-                with contextlib.suppress(Exception):
-                    bot.start_game(self.game.setup_view(seat))
             self.bots[key] = bot
         return bot
 
@@ -610,6 +893,10 @@ class Table:
             while self.status == "playing":
                 self.wake.clear()
                 wait = self._timers()
+                if self._flags_changed:  # the other processes show the timers and stand-ins too
+                    self._flags_changed = False
+                    flags = [self._flagged(p) for p in self.players]
+                    await self.hub.db(self.hub.store.save_flags, self.code, flags, self.note("t"))
                 seat = self._bot_turn()
                 if seat is None:
                     with contextlib.suppress(TimeoutError):
@@ -642,13 +929,18 @@ class Table:
 
 
 def _json(value: Any) -> str:
-    """`value` as the compact JSON the websocket sends."""
-    return json.dumps(value, separators=(",", ":"))
+    """`value` as the compact JSON the websocket sends (`protocol.dumps`)."""
+    return dumps(value)
 
 
 def bot_name(bot: str, seat: int) -> str:
     """The name a bot seat gets at the table."""
     return f"{bot.capitalize()} {seat + 1}"
+
+
+def _stored(action: Bid | Roll) -> tuple[str, str]:
+    """How the store keeps an action: its kind and value (`_action` reads them back)."""
+    return ("bid", str(action.bid)) if isinstance(action, Bid) else ("roll", action.die.value)
 
 
 def _action(seat: int, kind: str, value: str) -> Action:
@@ -662,8 +954,16 @@ def _action(seat: int, kind: str, value: str) -> Action:
 
 
 def _iso(value: dt.datetime | None) -> str | None:
-    """A timestamp as ISO 8601 UTC (`2025-01-01T12:00:00Z`)."""
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if value else None
+    """A timestamp as ISO 8601 UTC (`2025-01-01T12:00:00Z`), cut to the second.
+
+    Every frame carries two (`created`, `updated`): formatted once per second of time.
+    """
+    return _iso_second(int(value.timestamp() // 1)) if value else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _iso_second(second: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second))
 
 
 def seat_template(seats: int, bots: list[str | None] | None) -> list[StoredSeat]:

@@ -122,7 +122,7 @@ async def _writer(ws: WebSocket, client: Client) -> None:
             msg = await client.outbox.get()
             if msg is None:
                 break
-            await ws.send_text(msg if isinstance(msg, str) else json.dumps(msg, separators=(",", ":")))
+            await ws.send_text(msg if isinstance(msg, str) else P.dumps(msg))
     except Exception:
         client.closed = True
 
