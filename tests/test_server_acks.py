@@ -73,3 +73,33 @@ def test_every_acknowledged_action_survives_kill_9(tmp_path: Path) -> None:
                 assert _own_actions(rec, seat) >= acked[(code, seat)], (code, seat)
     finally:
         srv.stop()
+
+
+def test_checkpoints_apart_from_the_commits(tmp_path: Path) -> None:
+    """A server's commits do not copy the write-ahead log into the database (that copy and its fsync
+    held up every waiting action); `checkpoint`, run from a thread of its own, does."""
+    import sqlite3
+
+    from minodice.server.store import Store, StoredSeat, StoredTable
+
+    store = Store(f"sqlite:///{tmp_path / 'wal.db'}", tmp_path / "wal.key")
+    try:
+        store.create(StoredTable(code="AAAAAA", status="playing", seats=3, rules={}, seed="1", first_start=0,
+                                 host_hash="h" * 64, host_seat=0,
+                                 players=[StoredSeat(0, "human", "Ana", None, "a" * 64),
+                                          StoredSeat(1, "bot", "Greedy 2", "greedy"),
+                                          StoredSeat(2, "bot", "Random 3", "random")]))
+        store.checkpoint_apart()
+        for n in range(3000):  # well past the 1,000 pages at which a commit would checkpoint
+            store.append_actions([("AAAAAA", n, n % 3, "bid", "x" * 12)])
+        wal = tmp_path / "wal.db-wal"
+        grown = wal.stat().st_size
+        assert grown > 2000 * 4096, grown  # no commit checkpointed (one would have kept it near 1,000 pages)
+        with contextlib.closing(sqlite3.connect(tmp_path / "wal.db")) as conn:
+            assert conn.execute("SELECT count(*) FROM actions").fetchone()[0] == 3000  # all committed
+        store.checkpoint()
+        with contextlib.closing(sqlite3.connect(tmp_path / "wal.db")) as conn:
+            busy, log, done = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        assert busy == 0 and log == done  # everything is in the database file
+    finally:
+        store.close()

@@ -85,6 +85,8 @@ class TableManager:
         self.hub = Hub(settings, self.store, self.pool, self.db, ActionWriter(self.store, self.db), self.cluster)
         self.tables: dict[str, Table] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._checkpoints: asyncio.Task[None] | None = None
+        self._checkpoint_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="minodice-checkpoint")
 
     async def db(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a store call on the database thread (in order, off the event loop)."""
@@ -100,6 +102,9 @@ class TableManager:
         nobody drives (`cluster.py`) and loads the others when someone asks for them.
         """
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="minodice-sweeper")
+        if self.store.url.startswith("sqlite"):
+            self.store.checkpoint_apart()
+            self._checkpoints = asyncio.get_running_loop().create_task(self._checkpoint(), name="minodice-checkpoint")
         if self.cluster is not None:
             await self.cluster.start()
             return
@@ -117,16 +122,20 @@ class TableManager:
 
     async def shutdown(self) -> None:
         """Stop drivers and sweeper, close clients, release the pools and the store."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._checkpoints):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if self.cluster is not None:
             await self.cluster.stop()
         for table in list(self.tables.values()):
             await table.stop()
         self.pool.shutdown(wait=False, cancel_futures=True)
         self._db_thread.shutdown(wait=True)
+        self._checkpoint_thread.shutdown(wait=True)
+        with contextlib.suppress(Exception):
+            self.store.checkpoint()
         self.store.close()
 
     # --- lobby ------------------------------------------------------------------------
@@ -252,6 +261,17 @@ class TableManager:
         return await self.db(self.store.finished, limit, offset)
 
     # --- expiry -----------------------------------------------------------------------
+
+    async def _checkpoint(self) -> None:
+        """SQLite: copy the write-ahead log into the database every second, in a thread of its own, off
+        the path of the commits (`Store.checkpoint_apart`)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                await loop.run_in_executor(self._checkpoint_thread, self.store.checkpoint)
+            except Exception:
+                log.exception("the database checkpoint failed")
 
     async def _sweep(self) -> None:
         """Every little while: expire idle tables nobody watches (and drop finished ones from memory)."""
