@@ -277,6 +277,7 @@ class Tally:
     """One client process's results."""
 
     latencies: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)  # when each measured action was sent (perf_counter)
     errors: list[str] = field(default_factory=list)
     finished: list[int] = field(default_factory=list)  # the table of each person who saw the game over
     bot_actions: int = 0
@@ -331,6 +332,7 @@ class Person:
             for e in events:
                 if e["type"] in ("bid_placed", "rolled") and e.get("seat") == self.seat:
                     self.tally.latencies.append(now - self.sent_at)
+                    self.tally.sent.append(self.sent_at)
                     self.reflected = True
                     break
         self.legal = view.get("legal")
@@ -454,7 +456,7 @@ async def client_run(jobs: list[Job], opts: dict[str, Any], ready_q: Any, go_mp:
     go.set()
     cpu0, t0 = time.process_time(), time.perf_counter()
     await asyncio.gather(*tasks)
-    return {"latencies": tally.latencies, "errors": tally.errors, "finished": tally.finished,
+    return {"latencies": tally.latencies, "sent": tally.sent, "errors": tally.errors, "finished": tally.finished,
             "bot_actions": tally.bot_actions, "cpu_s": time.process_time() - cpu0,
             "wall_s": time.perf_counter() - t0}
 
@@ -571,6 +573,15 @@ def summarise(args: argparse.Namespace, raw: dict[str, Any], setup_s: float, idl
         errors.append(f"{unfinished} games not finished")
     p50, p99, top = _q(latencies)
     actions = len(latencies) + bot_actions
+    # When the slow actions happened: p99 and max per 30-second window of play (perf_counter is one
+    # clock for every process of the machine).
+    sent = [t for r in results for t in r.get("sent", [])]
+    windows: dict[int, list[float]] = {}
+    if sent and len(sent) == len(latencies):
+        first = min(sent)
+        for t, lat in zip(sent, latencies, strict=True):
+            windows.setdefault(int((t - first) // 30), []).append(lat)
+    by_window = [f"{30 * k}s: {round(_q(v)[1] * 1000)}/{round(_q(v)[2] * 1000)}" for k, v in sorted(windows.items())]
     wall = raw["wall_s"]
     client_cpu = [r.get("cpu_s", 0.0) for r in results]
     client_wall = [r.get("wall_s", 0.0) or 1e-9 for r in results]
@@ -590,6 +601,7 @@ def summarise(args: argparse.Namespace, raw: dict[str, Any], setup_s: float, idl
         "db_cpu_s": None if raw["db_cpu_s"] is None else round(raw["db_cpu_s"], 2),
         "client_cpu_s": round(sum(client_cpu), 2),
         "client_cpu_busiest_pct": round(100 * max(c / w for c, w in zip(client_cpu, client_wall)), 1),
+        "p99_max_by_30s": by_window,
     }
 
 
@@ -605,7 +617,8 @@ LABELS = {
     "mem_per_table_kib": "memory/table (KiB)", "peak_per_table_kib": "peak/table (KiB)",
     "server_cpu_s": "server CPU (s)", "server_cpu_pct": "server CPU (% core)",
     "cpu_ms_per_action": "CPU ms / action", "db_cpu_s": "PostgreSQL CPU (s)", "client_cpu_s": "client CPU (s)",
-    "client_cpu_busiest_pct": "busiest client (%)", "logs": "server logs",
+    "client_cpu_busiest_pct": "busiest client (%)", "p99_max_by_30s": "p99/max by 30 s (ms)",
+    "logs": "server logs",
 }
 
 
