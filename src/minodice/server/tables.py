@@ -288,16 +288,22 @@ class Table:
         async with self.lock:
             if self.game is None:
                 return
-            newer = await self.hub.db(self.hub.store.actions_from, self.code, self.n_actions)
-            if not newer:
+            if not await self._take_newer():
                 return
-            for seat, kind, value in newer:
-                self.game.apply(_action(seat, kind, value))
-            self.n_actions += len(newer)
             self._touch()
             self._ended()
             self.broadcast_state()
             self.wake.set()
+
+    async def _take_newer(self) -> int:
+        """Apply the actions other processes stored after this copy's last one (call with the lock held,
+        a game on); how many."""
+        assert self.game is not None
+        newer = await self.hub.db(self.hub.store.actions_from, self.code, self.n_actions)
+        for seat, kind, value in newer:
+            self.game.apply(_action(seat, kind, value))
+        self.n_actions += len(newer)
+        return len(newer)
 
     def _rebuild(self, actions: list[tuple[int, str, str]]) -> None:
         """Replace the game by the replay of the whole stored log (another process stored actions first).
@@ -326,12 +332,9 @@ class Table:
                 self._send_state(c, full=True)
             self.run()
         elif stored.status != was and stored.status in ("over", "expired"):
-            newer: list[tuple[int, str, str]] = []
+            newer = 0
             if stored.status == "over" and self.game is not None and not self.game.over:
-                newer = await self.hub.db(self.hub.store.actions_from, self.code, self.n_actions)
-                for seat, kind, value in newer:
-                    self.game.apply(_action(seat, kind, value))
-                self.n_actions += len(newer)
+                newer = await self._take_newer()
             self.status = stored.status
             if newer:
                 self.broadcast_state()
