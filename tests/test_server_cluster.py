@@ -41,6 +41,23 @@ def _until(pred: Any, timeout: float = 5.0) -> None:
         time.sleep(0.05)
 
 
+def _started(a: ServerProcess, b: ServerProcess) -> tuple[str, str, str, ServerProcess, ServerProcess]:
+    """A started 3-seat table (Ana, a greedy bot, Bo) made on `a`: its code, Ana's and Bo's tokens, the
+    process driving it and the other one."""
+    with a.api() as http:
+        body = http.post("/api/tables", json={"seats": 3, "bots": [None, "greedy", None], "name": "Ana"}).json()
+        code = body["table"]["code"]
+        bo_token = http.post(f"/api/tables/{code}/join", json={"name": "Bo"}).json()["token"]
+        start(http, code, body["host_token"])
+    driver = _driver([a, b], code)
+    return code, body["token"], bo_token, driver, b if driver is a else a
+
+
+def _seat(srv: ServerProcess, code: str, seat: int) -> dict[str, Any]:
+    """A seat of a table as one process shows it (its TABLE object)."""
+    return httpx.get(f"{srv.base}/api/tables/{code}", timeout=5).json()["players"][seat]
+
+
 def _driver(servers: list[ServerProcess], code: str, timeout: float = 10.0) -> ServerProcess:
     """The process that drives the table's bots (holds its lock), waiting for one to claim it."""
     deadline = time.monotonic() + timeout
@@ -118,15 +135,9 @@ def test_kill_the_driving_process_and_the_other_takes_over(pg_url: str, tmp_path
     a, b = _pair(pg_url, tmp_path, key)
     servers = {a.port: a, b.port: b}
     try:
-        with a.api() as http:
-            body = http.post("/api/tables", json={"seats": 3, "bots": [None, "greedy", None], "name": "Ana"}).json()
-            code, host = body["table"]["code"], body["host_token"]
-            bo_token = http.post(f"/api/tables/{code}/join", json={"name": "Bo"}).json()["token"]
-            start(http, code, host)
-        driver = _driver([a, b], code)
-        other = b if driver is a else a
+        code, ana_token, bo_token, driver, other = _started(a, b)
         # Ana plays on the driving process, Bo on the other.
-        ana = Player(driver.ws_base, code, body["token"])
+        ana = Player(driver.ws_base, code, ana_token)
         bo = Player(other.ws_base, code, bo_token)
         play_out([ana, bo], timeout=60,
                  stop=lambda: bo.state is not None and bo.state["view"]["hand"] >= 2
@@ -138,7 +149,7 @@ def test_kill_the_driving_process_and_the_other_takes_over(pg_url: str, tmp_path
         took_over = time.monotonic() - killed_at
         assert took_over < 10, took_over
         # Ana's browser reconnects; the load balancer sends her to the process still up.
-        ana = Player(other.ws_base, code, body["token"])
+        ana = Player(other.ws_base, code, ana_token)
         play_out([ana, bo], timeout=90)
         with other.api() as http:
             rec = http.get(f"/api/tables/{code}/record").json()
@@ -153,22 +164,20 @@ def test_kill_the_driving_process_and_the_other_takes_over(pg_url: str, tmp_path
 def test_turn_timers_count_sockets_on_every_process(pg_url: str, tmp_path: Path, key: Path) -> None:
     """The driving process starts an absent player's timer only when no process has their socket,
     and stops standing in for them when they come back through another process."""
-    a, b = _pair(pg_url, tmp_path, key, turn_timeout=1)
+    a, b = _pair(pg_url, tmp_path, key, turn_timeout=2)
     try:
-        with a.api() as http:
-            body = http.post("/api/tables", json={"seats": 3, "bots": [None, "greedy", None], "name": "Ana"}).json()
-            code, host = body["table"]["code"], body["host_token"]
-            bo_token = http.post(f"/api/tables/{code}/join", json={"name": "Bo"}).json()["token"]
-            start(http, code, host)
-        driver = _driver([a, b], code)
-        other = b if driver is a else a
-        ana = Player(other.ws_base, code, body["token"])  # Ana's socket is not on the driving process
+        code, ana_token, bo_token, driver, other = _started(a, b)
+        ana = Player(other.ws_base, code, ana_token)  # Ana's socket is not on the driving process
         bo = Player(driver.ws_base, code, bo_token)
-        # Ana connected elsewhere: the driver never stands in for her (she acts well within 1 s).
+        # The driver counts her socket on the other process (before she connected, her timer may have run).
+        _until(lambda: _seat(driver, code, 0)["connected"] and _seat(driver, code, 0)["autoplay_in"] is None
+               and not _seat(driver, code, 0)["autoplay"])
+        seen = len(bo.received)
+        # Ana connected elsewhere: the driver never stands in for her (she acts well within the timeout).
         play_out([ana, bo], timeout=60, stop=lambda: bo.state is not None and bo.state["view"]["hand"] >= 2)
-        timed = [m for m in bo.received if m.get("table") and (
+        timed = [m for m in bo.received[seen:] if m.get("table") and (
             m["table"]["players"][0]["autoplay"] or m["table"]["players"][0]["autoplay_in"] is not None)]
-        assert timed == []  # her turn timer never even started
+        assert timed == []  # her turn timer never started while she was connected
         ana.close()
         # Gone from every process: her timer runs out and a bot plays for her; Bo sees it.
         deadline = time.monotonic() + 30
@@ -177,8 +186,8 @@ def test_turn_timers_count_sockets_on_every_process(pg_url: str, tmp_path: Path,
             bo.act()
             bo.pump(0.05)
         # Back, through the other process: the driver hears it and she plays again herself.
-        ana = Player(other.ws_base, code, body["token"])
-        _until(lambda: not httpx.get(f"{driver.base}/api/tables/{code}").json()["players"][0]["autoplay"])
+        ana = Player(other.ws_base, code, ana_token)
+        _until(lambda: not _seat(driver, code, 0)["autoplay"])
         play_out([ana, bo], timeout=90, stop=lambda: ana.must_act())
         assert ana.must_act() or ana.over
         play_out([ana, bo], timeout=90)
