@@ -278,6 +278,7 @@ class Tally:
 
     latencies: list[float] = field(default_factory=list)
     sent: list[float] = field(default_factory=list)  # when each measured action was sent (perf_counter)
+    kinds: list[str] = field(default_factory=list)  # "bid" or "roll", for each measured action
     errors: list[str] = field(default_factory=list)
     finished: list[int] = field(default_factory=list)  # the table of each person who saw the game over
     bot_actions: int = 0
@@ -292,6 +293,7 @@ class Person:
         self.act_at: float | None = None  # when to act (the turn came, the pause runs)
         self.sent_id: int | None = None  # the action awaiting its ack
         self.sent_at = 0.0
+        self.sent_kind = ""
         self.reflected = False  # the action's own event has arrived in a state
         self.next_id = 0
         self.events_seen = 0  # seat 0: bots' moves counted up to this event index
@@ -333,6 +335,7 @@ class Person:
                 if e["type"] in ("bid_placed", "rolled") and e.get("seat") == self.seat:
                     self.tally.latencies.append(now - self.sent_at)
                     self.tally.sent.append(self.sent_at)
+                    self.tally.kinds.append(self.sent_kind)
                     self.reflected = True
                     break
         self.legal = view.get("legal")
@@ -354,6 +357,7 @@ class Person:
         self.next_id += 1
         out = {"type": "bid", "bid": choice} if isinstance(choice, int) else {"type": "roll", "die": choice}
         out["id"] = self.next_id
+        self.sent_kind = out["type"]
         self.sent_id, self.sent_at, self.reflected, self.act_at = self.next_id, time.perf_counter(), False, None
         await ws.send(json.dumps(out))
 
@@ -456,7 +460,7 @@ async def client_run(jobs: list[Job], opts: dict[str, Any], ready_q: Any, go_mp:
     go.set()
     cpu0, t0 = time.process_time(), time.perf_counter()
     await asyncio.gather(*tasks)
-    return {"latencies": tally.latencies, "sent": tally.sent, "errors": tally.errors, "finished": tally.finished,
+    return {"latencies": tally.latencies, "sent": tally.sent, "kinds": tally.kinds, "errors": tally.errors, "finished": tally.finished,
             "bot_actions": tally.bot_actions, "cpu_s": time.process_time() - cpu0,
             "wall_s": time.perf_counter() - t0}
 
@@ -581,6 +585,12 @@ def summarise(args: argparse.Namespace, raw: dict[str, Any], setup_s: float, idl
         first = min(sent)
         for t, lat in zip(sent, latencies, strict=True):
             windows.setdefault(int((t - first) // 30), []).append(lat)
+    kinds = [k for r in results for k in r.get("kinds", [])]
+    by_kind = {}
+    if len(kinds) == len(latencies):
+        for kind in ("bid", "roll"):
+            q = _q([lat for k, lat in zip(kinds, latencies, strict=True) if k == kind])
+            by_kind[kind] = f"{q[0] * 1000:.1f}/{q[1] * 1000:.1f}/{q[2] * 1000:.1f}"
     by_window = [f"{30 * k}s: {round(_q(v)[1] * 1000)}/{round(_q(v)[2] * 1000)}" for k, v in sorted(windows.items())]
     wall = raw["wall_s"]
     client_cpu = [r.get("cpu_s", 0.0) for r in results]
@@ -602,6 +612,7 @@ def summarise(args: argparse.Namespace, raw: dict[str, Any], setup_s: float, idl
         "client_cpu_s": round(sum(client_cpu), 2),
         "client_cpu_busiest_pct": round(100 * max(c / w for c, w in zip(client_cpu, client_wall)), 1),
         "p99_max_by_30s": by_window,
+        "bids_ms": by_kind.get("bid"), "rolls_ms": by_kind.get("roll"),
     }
 
 
@@ -618,6 +629,7 @@ LABELS = {
     "server_cpu_s": "server CPU (s)", "server_cpu_pct": "server CPU (% core)",
     "cpu_ms_per_action": "CPU ms / action", "db_cpu_s": "PostgreSQL CPU (s)", "client_cpu_s": "client CPU (s)",
     "client_cpu_busiest_pct": "busiest client (%)", "p99_max_by_30s": "p99/max by 30 s (ms)",
+    "bids_ms": "bids p50/p99/max (ms)", "rolls_ms": "rolls p50/p99/max (ms)",
     "logs": "server logs",
 }
 
@@ -645,6 +657,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--client-procs", type=int, default=1, help="processes the people are spread over")
     ap.add_argument("--stall", type=float, default=60.0, help="seconds without a frame before a person gives up")
     ap.add_argument("--json", type=Path, default=None, help="also write the report as JSON here")
+    ap.add_argument("--raw", type=Path, default=None,
+                    help="also write every measured action here as JSON lines: sent (s after the first), at (perf_counter: one clock for every process), latency (ms), kind")
     args = ap.parse_args(argv)
     if args.tables < 1 or args.workers < 1 or args.client_procs < 1:
         ap.error("--tables, --workers and --client-procs must be at least 1")
@@ -663,6 +677,16 @@ def raise_file_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
+def write_raw(path: Path, results: list[dict[str, Any]]) -> None:
+    """Every measured action as a JSON line, in the order sent: to look at where the slow ones fall."""
+    rows = sorted((t, lat, k) for r in results
+                  for t, lat, k in zip(r.get("sent", []), r.get("latencies", []), r.get("kinds", []), strict=False))
+    first = rows[0][0] if rows else 0.0
+    with path.open("w") as out:
+        for t, lat, k in rows:
+            out.write(json.dumps({"sent": round(t - first, 4), "at": round(t, 4), "ms": round(lat * 1000, 2), "kind": k}) + "\n")
+
+
 def bench(args: argparse.Namespace, tmp: Path, db: str, db_kind: str, db_pid: int | None) -> dict[str, Any]:
     fleet = Fleet(args.workers, db, tmp / "secret.key", args.bot_delay, tmp, db_pid)
     try:
@@ -673,6 +697,8 @@ def bench(args: argparse.Namespace, tmp: Path, db: str, db_kind: str, db_pid: in
         setup_s = time.perf_counter() - t0
         raw = play(args, fleet, people(made, fleet.bases))
         report = summarise(args, raw, setup_s, idle, db_kind)
+        if args.raw is not None:
+            write_raw(args.raw, raw["results"])
         if report["errors"] and args.workers > 1:
             report["error_samples"].append("several processes: is multi-process serving there yet?")
         return report

@@ -393,9 +393,9 @@ def test_actions_arriving_together_are_committed_together_and_in_order(tmp_path:
     batches: list[int] = []
     real = store.append_actions
 
-    def counted(actions):  # the database thread: one call per transaction
+    def counted(actions, finished=()):  # the database thread: one call per transaction
         batches.append(len(actions))
-        real(actions)
+        real(actions, finished)
 
     store.append_actions = counted  # type: ignore[method-assign]  # count the transactions
 
@@ -426,3 +426,49 @@ def test_actions_arriving_together_are_committed_together_and_in_order(tmp_path:
         for code in ("AAAAAA", "BBBBBB"):
             ns = [n for (n,) in conn.execute("SELECT n FROM actions WHERE table_code = ? ORDER BY rowid", (code,))]
             assert ns == list(range(20))
+
+
+def test_the_action_that_ends_a_game_marks_its_table_over_in_the_same_transaction(tmp_path) -> None:
+    """The last action and the table's `over` (with its totals) commit together through the group commit:
+    a server killed between them cannot leave a finished game marked as playing, and 200 games ending
+    at once cost no extra transaction each."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from minodice.server.manager import ActionWriter
+    from minodice.server.store import Store, StoredSeat, StoredTable
+
+    store = Store(f"sqlite:///{tmp_path / 'over.db'}", tmp_path / "over.key")
+    seats = [StoredSeat(0, "human", "Ana", None, "a" * 64), StoredSeat(1, "bot", "Greedy 2", "greedy"),
+             StoredSeat(2, "bot", "Random 3", "random")]
+    for code in ("AAAAAA", "BBBBBB"):
+        store.create(StoredTable(code=code, status="playing", seats=3, rules={}, seed="1", first_start=0,
+                                 host_hash="h" * 64, host_seat=0, players=seats))
+    calls: list[tuple[int, list[tuple[str, list[int]]]]] = []
+    real = store.append_actions
+
+    def counted(actions, finished=()):
+        calls.append((len(actions), list(finished)))
+        real(actions, finished)
+
+    store.append_actions = counted  # type: ignore[method-assign]
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        pool = ThreadPoolExecutor(max_workers=1)
+
+        async def db(fn, *args):
+            return await loop.run_in_executor(pool, fn, *args)
+
+        writer = ActionWriter(store, db)
+        await asyncio.gather(writer.append("AAAAAA", 0, 0, "bid", "1"),
+                             writer.append("BBBBBB", 0, 0, "bid", "1", [12, -20, 30]))
+        pool.shutdown()
+
+    asyncio.run(main())
+    assert calls == [(2, [("BBBBBB", [12, -20, 30])])]  # one transaction held both actions and the end
+    a, b = store.load("AAAAAA"), store.load("BBBBBB")
+    assert a is not None and b is not None
+    assert (a.status, a.totals, a.finished) == ("playing", None, None)
+    assert (b.status, b.totals) == ("over", [12, -20, 30]) and b.finished is not None
+    assert [t.code for t in store.finished(10, 0)] == ["BBBBBB"]

@@ -37,34 +37,38 @@ class ActionWriter:
 
     def __init__(self, store: Store, db: Callable[..., Awaitable[Any]]) -> None:
         self.store, self.db = store, db
-        self.pending: list[tuple[tuple[str, int, int, str, str], asyncio.Future[None]]] = []
+        self.pending: list[tuple[tuple[str, int, int, str, str], list[int] | None, asyncio.Future[None]]] = []
         self.writing = False
 
-    def enqueue(self, code: str, n: int, seat: int, kind: str, value: str) -> asyncio.Future[None]:
-        """Queue one action (in the order of the calls); the future is done when it is committed (or
+    def enqueue(self, code: str, n: int, seat: int, kind: str, value: str,
+                totals: list[int] | None = None) -> asyncio.Future[None]:
+        """Queue one action (in the order of the calls) — with the final `totals` if it ended the game:
+        the table is marked over in the same transaction. The future is done when it is committed (or
         holds what the commit raised)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.pending.append(((code, n, seat, kind, value), done))
+        self.pending.append(((code, n, seat, kind, value), totals, done))
         if not self.writing:
             self.writing = True
             asyncio.get_running_loop().create_task(self._write())
         return done
 
-    async def append(self, code: str, n: int, seat: int, kind: str, value: str) -> None:
+    async def append(self, code: str, n: int, seat: int, kind: str, value: str,
+                     totals: list[int] | None = None) -> None:
         """Store one action; returns when it is committed (raises what the commit raised)."""
-        await self.enqueue(code, n, seat, kind, value)
+        await self.enqueue(code, n, seat, kind, value, totals)
 
     async def _write(self) -> None:
         try:
             while self.pending:
                 batch, self.pending = self.pending, []
                 try:
-                    await self.db(self.store.append_actions, [action for action, _ in batch])
+                    await self.db(self.store.append_actions, [action for action, _, _ in batch],
+                                  [(action[0], totals) for action, totals, _ in batch if totals is not None])
                 except Exception as exc:  # each waiting action's table hears it
-                    for _, done in batch:
+                    for _, _, done in batch:
                         done.set_exception(exc)
                 else:
-                    for _, done in batch:
+                    for _, _, done in batch:
                         done.set_result(None)
         finally:
             self.writing = False

@@ -615,32 +615,49 @@ class Store:
             s.execute(update(TableRow).where(TableRow.code == code).values(rematch=rematch))
             self._notify(s, note)
 
-    def append_action(self, code: str, n: int, seat: int, kind: str, value: str) -> None:
-        """Store action number `n` of a table (committed before anyone sees its result)."""
-        self.append_actions([(code, n, seat, kind, value)])
+    def append_action(self, code: str, n: int, seat: int, kind: str, value: str,
+                      totals: list[int] | None = None) -> None:
+        """Store action number `n` of a table (committed before anyone sees its result); `totals` when it
+        ended the game: the table is over in the same transaction."""
+        self.append_actions([(code, n, seat, kind, value)], [] if totals is None else [(code, totals)])
 
-    def append_actions(self, actions: Sequence[tuple[str, int, int, str, str]]) -> None:
-        """Store actions `(code, n, seat, kind, value)` of any tables in one transaction (a group commit)."""
-        if not actions:
+    def append_actions(self, actions: Sequence[tuple[str, int, int, str, str]],
+                       finished: Sequence[tuple[str, list[int]]] = ()) -> None:
+        """Store actions `(code, n, seat, kind, value)` of any tables in one transaction (a group commit),
+        and mark the tables in `finished` `(code, totals)` over: their last action ended the game."""
+        if not actions and not finished:
             return
         now = utcnow()
-        codes = sorted({c for c, *_ in actions})
+        ended = {c for c, _ in finished}
+        codes = sorted({c for c, *_ in actions} - ended)
         if self.engine.dialect.name == "sqlite":
             # The busiest write of a server, on its hottest path: straight to the driver. Through the
             # ORM it cost ~1 ms of CPU a batch — holding the GIL the event loop needs — and ~0.12 ms
             # this way. Timestamps in the text form SQLAlchemy writes (and reads back) on SQLite.
             at = now.strftime("%Y-%m-%d %H:%M:%S.%f")
             with self.engine.begin() as conn:
-                conn.exec_driver_sql(
-                    "INSERT INTO actions (table_code, n, seat, kind, value, at) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(c, n, seat, k, v, at) for c, n, seat, k, v in actions],
-                )
-                conn.exec_driver_sql("UPDATE tables SET updated = ? WHERE code = ?", [(at, c) for c in codes])
+                if actions:
+                    conn.exec_driver_sql(
+                        "INSERT INTO actions (table_code, n, seat, kind, value, at) VALUES (?, ?, ?, ?, ?, ?)",
+                        [(c, n, seat, k, v, at) for c, n, seat, k, v in actions],
+                    )
+                if codes:
+                    conn.exec_driver_sql("UPDATE tables SET updated = ? WHERE code = ?", [(at, c) for c in codes])
+                if finished:
+                    conn.exec_driver_sql(
+                        "UPDATE tables SET status = 'over', updated = ?, finished = ?, totals = ? WHERE code = ?",
+                        [(at, at, json.dumps(totals), c) for c, totals in finished],
+                    )
             return
         rows = [{"table_code": c, "n": n, "seat": seat, "kind": k, "value": v, "at": now} for c, n, seat, k, v in actions]
         with Session(self.engine) as s, s.begin():
-            s.execute(insert(ActionRow), rows)
-            s.execute(update(TableRow).where(TableRow.code.in_(codes)).values(updated=now))
+            if rows:
+                s.execute(insert(ActionRow), rows)
+            if codes:
+                s.execute(update(TableRow).where(TableRow.code.in_(codes)).values(updated=now))
+            for c, totals in finished:
+                s.execute(update(TableRow).where(TableRow.code == c).values(
+                    status="over", updated=now, finished=now, totals=json.dumps(totals)))
 
     def add_chat(self, code: str, message: ChatMessage, note: str | None = None) -> bool:
         """Store one chat message of a table (committed before anyone is sent it); False if its number is

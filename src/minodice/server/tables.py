@@ -156,14 +156,16 @@ class Hub:
         self.store = store
         self.pool = pool
         self.db = db
-        #: `save_action(code, n, seat, kind, value)`: queues an action to store at once and returns what
-        #: to await for its commit (the manager's group commit; else one transaction per action, in order).
-        self.save_action: Callable[[str, int, int, str, str], Awaitable[None]] = (
+        #: `save_action(code, n, seat, kind, value, totals)`: queues an action to store at once (with the
+        #: final totals if it ended the game) and returns what to await for its commit (the manager's
+        #: group commit; else one transaction per action, in order).
+        self.save_action: Callable[[str, int, int, str, str, list[int] | None], Awaitable[None]] = (
             append_action.enqueue if append_action is not None else self._save_one
         )
 
-    def _save_one(self, code: str, n: int, seat: int, kind: str, value: str) -> Awaitable[None]:
-        return asyncio.ensure_future(self.db(self.store.append_action, code, n, seat, kind, value))
+    def _save_one(self, code: str, n: int, seat: int, kind: str, value: str,
+                  totals: list[int] | None) -> Awaitable[None]:
+        return asyncio.ensure_future(self.db(self.store.append_action, code, n, seat, kind, value, totals))
 
 
 class Table:
@@ -206,6 +208,7 @@ class Table:
         self._flags_changed = False
         # Actions applied and queued but not yet committed; set when there are none (`_apply`).
         self._unsaved = 0
+        self._over_stored = False  # the action that ended the game also stored the table as over
         self.all_saved = asyncio.Event()
         self.all_saved.set()
         self._shown_upto = 0  # actions everyone has been sent (`_shown_to`)
@@ -678,7 +681,10 @@ class Table:
             n = self.n_actions
             self.n_actions += 1
             kind, value = _stored(action)
-            saved = self.hub.save_action(self.code, n, action.seat, kind, value)
+            # The action that ends the game marks the table over in its own transaction.
+            totals = list(game.totals) if game.over else None
+            self._over_stored = self._over_stored or totals is not None
+            saved = self.hub.save_action(self.code, n, action.seat, kind, value, totals)
             self._unsaved += 1
             self.all_saved.clear()
         try:
@@ -711,8 +717,9 @@ class Table:
         assert game is not None
         if game.over and self.status == "playing":
             self.status = "over"
-            await self.hub.db(self.hub.store.set_status, self.code, "over", totals=list(game.totals),
-                              note=self.note("t"))
+            if not self._over_stored:
+                await self.hub.db(self.hub.store.set_status, self.code, "over", totals=list(game.totals),
+                                  note=self.note("t"))
         self.broadcast_state()
         self._shown_to(self.n_actions)
         self.wake.set()
