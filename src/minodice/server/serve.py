@@ -38,6 +38,8 @@ def run(
     )
     open_store(settings)
     app = create_app(settings)
+    from .collector import quiet_collector
+
     quiet_collector()
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     typer.echo(f"Mino Dice server: open http://{shown}:{port}/ in your browser")
@@ -52,22 +54,6 @@ def run(
         app, host=host, port=port, log_level="info", ws_max_size=65536, ws_ping_interval=20,
         ws_per_message_deflate=False,
     )
-
-
-def quiet_collector() -> None:
-    """Keep the garbage collector's passes short and rare: a busy server holds ~10^5–10^6 objects, and a
-    pass over them stalls every table (0.2–0.4 s; benchmarks/bench_server.py at 200 tables).
-
-    The modules and objects made at start-up are frozen (never scanned again) and the youngest
-    generation is collected less often; the older ones keep Python's ratios (10, 10). Larger ones
-    (50, 1000) let the middle generation grow to ~10^6 objects and stall 0.7 s at once (1,000
-    human-pace tables: p99 83 ms, max 693 ms; with these: p99 51–65 ms, max 254–271 ms).
-    """
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 10, 10)
 
 
 def open_store(settings: Settings) -> None:
