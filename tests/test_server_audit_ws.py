@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from minodice import codes
-from minodice.server.protocol import BadMessage, parse_client
+from minodice.server.protocol import BadMessage, fingerprint, parse_client
 from minodice.server.ws import Answers
 from test_server_common import Player, ServerProcess, make_table, server_fixtures, start
 
@@ -120,6 +120,16 @@ def test_the_parser_checks_the_id_first() -> None:
         parse_client('{"type": "ping", "id": 1' + "0" * 4290 + "}")  # past Python's digit limit
     assert info.value.code in ("bad_json", "bad_id") and info.value.ref is None
     assert parse_client('{"type": "ping", "id": "5"}').id == "5"  # a string stays a string
+
+
+def test_a_frames_fingerprint_is_its_content_whatever_the_key_order_spacing_or_id() -> None:
+    bid = fingerprint(parse_client('{"type": "bid", "bid": 2, "id": 1}'))
+    assert fingerprint(parse_client('{"id":9,"bid":2,"type":"bid"}')) == bid
+    assert fingerprint(parse_client('{"type": "bid", "bid": 3, "id": 1}')) != bid
+    # A lone surrogate (orjson refuses it) still has a fingerprint of its own, unlike any other text's.
+    lone = fingerprint(parse_client('{"type": "chat", "text": "a\\ud800", "id": 1}'))
+    escaped = fingerprint(parse_client('{"type": "chat", "text": "a\\\\ud800", "id": 1}'))
+    assert lone == fingerprint(parse_client('{"text": "a\\ud800", "type": "chat"}')) and lone != escaped
 
 
 # --- 2. every message with an id is answered, after what it caused ------------------------------

@@ -314,9 +314,18 @@ def ack(ref: str | int) -> dict[str, Any]:
 
 
 def fingerprint(msg: BaseModel) -> bytes:
-    """What identifies a frame's content, whatever its key order or spacing (its `id` left out)."""
-    content = json.dumps(msg.model_dump(mode="json", exclude={"id"}), sort_keys=True)  # ASCII: lone surrogates too
-    return hashlib.sha256(content.encode()).digest()
+    """What identifies a frame's content, whatever its key order or spacing (its `id` left out).
+
+    Canonical JSON (keys sorted) by orjson, on every action's path; what orjson refuses (a lone
+    surrogate in a chat text) by the standard library, whose text then holds a `\\udXXX` escape that
+    no orjson text holds: the two never collide.
+    """
+    content = msg.model_dump(mode="json", exclude={"id"})
+    try:
+        text = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError
+        text = json.dumps(content, sort_keys=True).encode()
+    return hashlib.sha256(text).digest()
 
 
 def http_error(code: str, message: str, **params: Any) -> dict[str, Any]:
