@@ -101,12 +101,17 @@ class BotOption:
 
 @dataclass(frozen=True)
 class BotInfo:
-    """A built-in bot: its spec name, how it plays (one line), its options, and the factory that makes it."""
+    """A built-in bot: its spec name, how it plays (one line), its options, and the factory that makes it.
+
+    `instant`: it decides in microseconds, with no search — a server asks it on its event loop
+    rather than handing the decision to a worker thread (which costs more than the decision).
+    """
 
     name: str
     plays: str
     factory: Factory
     options: tuple[BotOption, ...] = ()
+    instant: bool = False
 
     @property
     def option_names(self) -> tuple[str, ...]:
@@ -170,8 +175,10 @@ _SEARCH_MODEL = (
 
 #: Built-in bots by name, with a one-line description and their options each.
 BUILTIN = BuiltinBots((
-    BotInfo("random", "bids and rolls at random among the legal choices", _random),
-    BotInfo("greedy", "bids its expected tricks; rolls to win while it needs tricks, to lose after", _greedy),
+    BotInfo("random", "bids and rolls at random among the legal choices", _random, instant=True),
+    BotInfo(
+        "greedy", "bids its expected tricks; rolls to win while it needs tricks, to lose after", _greedy, instant=True,
+    ),
     BotInfo(
         "montecarlo", "simulates the hand for every bid and die", _montecarlo,
         (

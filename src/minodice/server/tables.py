@@ -922,7 +922,10 @@ class Table:
                 what = "bid" if game.phase is Phase.BID else "roll"
                 view = game.observe(seat)
                 bot = await self._bot(seat)
-                answer = await loop.run_in_executor(self.hub.pool, _decide, bot, view, what)
+                if bot.name in BUILTIN and BUILTIN.info(bot.name).instant:
+                    answer = _decide(bot, view, what)  # cheaper than a trip to a worker thread
+                else:
+                    answer = await loop.run_in_executor(self.hub.pool, _decide, bot, view, what)
                 if due > loop.time():
                     await asyncio.sleep(due - loop.time())
                 if self.status != "playing" or seat not in self.to_act() or not self.bot_played(seat):
