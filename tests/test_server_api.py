@@ -222,8 +222,8 @@ def test_hint_advises_only_your_own_bid_and_can_be_switched_off(server: ServerPr
 
 
 def test_instant_bots_decide_on_the_event_loop_and_searching_bots_in_the_worker_pool(tmp_path, monkeypatch) -> None:
-    """A trip to a worker thread costs more than a greedy or random decision (1,000 human-pace tables:
-    server CPU per action 0.61 ms against 0.74–0.77); a search must never stall the loop."""
+    """A trip to a worker thread costs more than a greedy or random decision (200 fast tables: server
+    CPU per action 0.30 ms against 0.36–0.38); a search must never stall the loop."""
     import threading
 
     from minodice.server import tables
