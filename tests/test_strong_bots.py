@@ -20,6 +20,7 @@ from minodice.bots.explain import (
     explain_decision,
     position_from_record,
     position_from_seed,
+    record_positions,
     render_explanation,
 )
 from minodice.bots.ismcts import IsmctsBot
@@ -146,6 +147,25 @@ def test_ismcts_explains_its_rolls() -> None:
         assert expl.chosen == max(expl.choices, key=lambda c: (c.n, c.mean)).choice
     bid = explain(position_from_seed(4, "e", hand=3).observe(0), "ismcts:bid_sims=16", seed=1)
     assert bid.kind == "bid" and bid.chosen == bid.best().choice
+
+
+def test_record_positions_walk_every_decision_with_the_choice_made() -> None:
+    game = position_from_seed(4, "walk", hand=8, trick=8, roll=4)  # the last roll of the game is next
+    record = from_game(game)
+    seen = [(p.hand, p.trick, p.roll) for p in record_positions(record)]
+    bids = [p for p in record_positions(record) if p.trick is None]
+    assert len(bids) == 8 and len(seen) == 8 + 4 * sum(range(1, 9))
+    for at in record_positions(record):
+        h = record["hands"][at.hand - 1]
+        if at.trick is None:
+            assert at.made == tuple(h["bids"]) and at.game.phase is Phase.BID
+            continue
+        assert at.seat == at.game.turn and at.roll is not None
+        if at.made is None:  # where the record stops: the decision still to make
+            assert (at.hand, at.trick, at.roll) == (8, 8, 4)
+        else:
+            assert at.made == Die(h["tricks"][at.trick - 1]["rolls"][at.roll - 1]["die"])
+            assert at.made in at.game.observe(at.seat).legal
 
 
 def test_explanations_render_and_positions_come_from_records() -> None:

@@ -11,7 +11,8 @@ and shows that evidence:
 - `explain_decision(game, seat, spec, seed)` — the same for a seat of a live game;
 - `position_from_record(record, hand, trick, roll)` / `position_from_seed(...)` —
   a game stopped just before a bid or a roll (from a record file, or from a fresh
-  seeded game played by bots up to that point);
+  seeded game played by bots up to that point); `record_positions(record)` walks
+  every decision point of a record with the choice made there;
 - `render_explanation(expl)` — a rich table; `explain_command(...)` prints it
   (what `minodice explain` runs).
 
@@ -23,7 +24,7 @@ and shows that evidence:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -39,11 +40,13 @@ if TYPE_CHECKING:
 __all__ = [
     "ChoiceStat",
     "Explanation",
+    "Position",
     "explain",
     "explain_command",
     "explain_decision",
     "position_from_record",
     "position_from_seed",
+    "record_positions",
     "render_explanation",
 ]
 
@@ -132,6 +135,64 @@ def explain_decision(game: Game, seat: int, spec: str = "montecarlo", seed: obje
 # --- positions ------------------------------------------------------------------------------
 
 
+class Position(NamedTuple):
+    """A decision point of a recorded game: the bidding of hand `hand` (`trick` None; every seat
+    decides, no bid of the hand placed yet) or just before roll `roll` of trick `trick` (1-based),
+    where `seat` rolls. `made` is what the record holds there: the hand's bids (None for a bid not
+    placed), or the die rolled (None: the record stops before it). `game` is the game stopped there:
+    valid until the walk goes on."""
+
+    hand: int
+    trick: int | None
+    roll: int | None
+    seat: int | None
+    made: tuple[int | None, ...] | Die | None
+    game: Game
+
+
+def record_positions(record: Mapping[str, Any]) -> Iterator[Position]:
+    """Every decision point of a host record in order, with the choice made there (`made`: the
+    hand's bids at a bidding, the die rolled at a roll), replaying it through the engine.
+
+    Where the record stops in the middle of a hand, the last position is the decision it stops
+    before (bids not all placed, or the next roll). ValueError if the record is invalid or hides dice.
+    """
+    from .. import record as records
+    from ..rules import Rules
+
+    fault = records.check(record)
+    if fault is not None:
+        raise ValueError(fault)
+    hands = record["hands"]
+    names = [s["name"] for s in record["seats"]]
+    game = Game(
+        len(names), names=names, rules=Rules.from_dict(record.get("rules")),
+        chance=EXTERNAL, first_start=hands[0]["start"],
+    )
+    for k, h in enumerate(hands, start=1):
+        if any(d is None for row in h["dice"] for d in row):
+            raise ValueError(f"hand {k}: some dice are hidden (null); a host record is needed")
+        game.apply(Deal(tuple(tuple(Die(d) for d in row) for row in h["dice"])))
+        bids = tuple(h.get("bids") or ()) + (None,) * (game.seats - len(h.get("bids") or ()))
+        yield Position(k, None, None, None, bids, game)
+        if None in bids:
+            return
+        for s, b in enumerate(bids):
+            game.apply(Bid(s, b))
+        for t, trick in enumerate(h.get("tricks", []), start=1):
+            for r, roll in enumerate(trick["rolls"], start=1):
+                die = Die(roll["die"])
+                yield Position(k, t, r, roll["seat"], die, game)
+                game.apply(Roll(roll["seat"], die))
+                game.apply(Land(Face(roll["face"])))
+        if game.phase is Phase.ROLL:  # the record stops in the middle of the hand: the next roll
+            cur = game.current
+            assert cur is not None
+            done = sum(len(t.rolls) for t in cur.tricks)
+            yield Position(k, done // game.seats + 1, done % game.seats + 1, game.turn, None, game)
+            return
+
+
 def position_from_record(
     record: Mapping[str, Any], hand: int, trick: int | None = None, roll: int = 1
 ) -> Game:
@@ -149,44 +210,17 @@ def position_from_record(
     hands = record["hands"]
     if not 1 <= hand <= len(hands):
         raise ValueError(f"the record has hands 1 to {len(hands)}, not {hand}")
-    names = [s["name"] for s in record["seats"]]
-    from ..rules import Rules
-
-    game = Game(
-        len(names), names=names, rules=Rules.from_dict(record.get("rules")),
-        chance=EXTERNAL, first_start=hands[0]["start"],
-    )
-    for k, h in enumerate(hands[:hand], start=1):
-        if any(d is None for row in h["dice"] for d in row):
-            raise ValueError(f"hand {k}: some dice are hidden (null); a host record is needed")
-        game.apply(Deal(tuple(tuple(Die(d) for d in row) for row in h["dice"])))
-        if k == hand and trick is None:
-            return game
-        bids = h.get("bids") or []
-        if len(bids) != game.seats or any(b is None for b in bids):
-            raise ValueError(f"hand {k}: the record stops before the bids are revealed")
-        for s, b in enumerate(bids):
-            game.apply(Bid(s, b))
-        tricks = h.get("tricks", [])
-        if k == hand:
-            assert trick is not None
-            if not 1 <= trick <= game.hand:
-                raise ValueError(f"hand {k} has tricks 1 to {game.hand}, not {trick}")
-            if not 1 <= roll <= game.seats:
-                raise ValueError(f"a trick has rolls 1 to {game.seats}, not {roll}")
-            want = (trick - 1) * game.seats + roll - 1  # rolls to replay before stopping
-            flat = [r for t in tricks for r in t["rolls"]]
-            if len(flat) < want:
-                raise ValueError(f"the record stops before roll {roll} of trick {trick} in hand {k}")
-            for r in flat[:want]:
-                game.apply(Roll(r["seat"], Die(r["die"])))
-                game.apply(Land(Face(r["face"])))
-            return game
-        for t in tricks:
-            for r in t["rolls"]:
-                game.apply(Roll(r["seat"], Die(r["die"])))
-                game.apply(Land(Face(r["face"])))
-    raise AssertionError("unreachable")
+    seats = len(record["seats"])
+    if trick is not None and not 1 <= trick <= hand:
+        raise ValueError(f"hand {hand} has tricks 1 to {hand}, not {trick}")
+    if trick is not None and not 1 <= roll <= seats:
+        raise ValueError(f"a trick has rolls 1 to {seats}, not {roll}")
+    for at in record_positions(record):
+        if at.hand == hand and at.trick == trick and (trick is None or at.roll == roll):
+            return at.game
+    if trick is None:
+        raise ValueError(f"the record stops before the bidding of hand {hand}")
+    raise ValueError(f"the record stops before roll {roll} of trick {trick} in hand {hand}")
 
 
 def position_from_seed(
