@@ -25,6 +25,7 @@ COMMAND_GROUPS: dict[str, tuple[str, ...]] = {
     "play": ("play",),
     "records": ("verify", "replay"),
     "bots": ("explain", "bots"),
+    "review": ("analyze",),
     "serve": ("serve",),
     "tournament": ("tournament", "bot-check"),
     "table": ("advise", "trick"),

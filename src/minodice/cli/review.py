@@ -1,0 +1,89 @@
+"""`minodice analyze`: every decision of a recorded game judged against a searching bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["analyze", "register"]
+
+
+def _seats(value: str, names: list[str]) -> list[int] | None:
+    """`--seat`: a number, a name, or `all` (None)."""
+    if value.strip().lower() == "all":
+        return None
+    if value.strip().isdigit():
+        return [int(value)]
+    found = [i for i, name in enumerate(names) if name.casefold() == value.strip().casefold()]
+    if not found:
+        raise ValueError(f"no seat is called {value!r}: the seats are " + ", ".join(
+            f"{i} {name}" for i, name in enumerate(names)))
+    return found[:1]
+
+
+def analyze(
+    file: Annotated[Path, typer.Argument(help="A host record of a game (.json).", show_default=False)],
+    seat: Annotated[str, typer.Option("--seat", "-s", help="The seat to review: its number, its name, or all.")] = "all",
+    bot: Annotated[
+        str | None,
+        typer.Option("--bot", "-b", help="The judging bot (montecarlo or ismcts, with options); default: montecarlo "
+                     "with four times the playouts it uses in play."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="The judging bot's seed: the same seed gives the same analysis.")] = 0,
+    jobs: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the analysis document (minodice-analysis/1).")] = False,
+    brief: Annotated[bool, typer.Option("--brief", help="Totals and the worst decisions only.")] = False,
+) -> None:
+    """Review a game: each bid and roll of a seat against the bot's best choice, with what it cost.
+
+    Exit status: 0 done; 1 the record is invalid or hides dice; 2 the file is unreadable or an option is wrong.
+    """
+    import json
+
+    from rich.console import Console
+
+    from .. import record as records
+    from ..bots import BotSpecError
+    from ..codes import printable
+    from ..review import DEFAULT_BOT
+    from ..review import analyze as run
+    from ..review.render import render_analysis
+
+    try:
+        rec = records.load(file)
+    except records.RecordError as exc:
+        typer.echo(printable(f"{file}: {exc}"), err=True)
+        raise typer.Exit(2) from None
+    fault = records.check(rec)
+    if fault is not None:
+        typer.echo(printable(f"{file}: {fault}"), err=True)
+        raise typer.Exit(1)
+    try:
+        seats = _seats(seat, [str(s["name"]) for s in rec["seats"]])
+    except ValueError as exc:
+        typer.echo(printable(f"error: {exc}"), err=True)
+        raise typer.Exit(2) from None
+    err = Console(stderr=True)
+    try:
+        with err.status("judging the decisions…") as status:
+            def progress(done: int, total: int) -> None:
+                status.update(f"judging the decisions… {done}/{total}")
+
+            analysis = run(rec, seats, bot or DEFAULT_BOT, seed, jobs, progress)
+    except BotSpecError as exc:
+        typer.echo(printable(f"error: {exc}"), err=True)
+        raise typer.Exit(2) from None
+    except ValueError as exc:
+        typer.echo(printable(f"{file}: {exc}"), err=True)
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps(analysis.to_dict(), indent=1, ensure_ascii=False))
+        return
+    Console().print(render_analysis(analysis, every=not brief))
+
+
+def register(app: typer.Typer) -> None:
+    """Add `analyze` to the command-line app."""
+    app.command()(analyze)
