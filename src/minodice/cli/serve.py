@@ -26,7 +26,12 @@ def serve(
     idle_minutes: Annotated[
         float, typer.Option(help="Minutes before a table nobody watches expires.", min=0)
     ] = 120.0,
-    workers: Annotated[int, typer.Option(help="Threads the bots think in.", min=1)] = 4,
+    workers: Annotated[int, typer.Option(help="Threads the searching bots think in.", min=1)] = 4,
+    review_bot: Annotated[
+        str | None,
+        typer.Option(help="The bot that judges finished games for the replay page's analysis (default: the one "
+                     "minodice analyze uses)."),
+    ] = None,
     secret_file: Annotated[
         str | None,
         typer.Option(
@@ -41,7 +46,7 @@ def serve(
     from ..server.serve import run
 
     run(host=host, port=port, db=db, turn_timeout=turn_timeout, bot_delay=bot_delay,
-        idle_minutes=idle_minutes, workers=workers, secret_file=secret_file)
+        idle_minutes=idle_minutes, workers=workers, secret_file=secret_file, review_bot=review_bot)
 
 
 def register(app: typer.Typer) -> None:

@@ -208,6 +208,21 @@ async def get_record(
     )
 
 
+@router.get("/tables/{code}/analysis", summary="A finished game reviewed: every decision judged (minodice-analysis/1)")
+async def get_analysis(code: str, m: Manager) -> dict[str, Any]:
+    """Every decision of every seat of a finished game against a search bot (docs/analysis-format.md).
+    Takes seconds the first time (one game at a time); 409 `not_over` while the game is on."""
+    table = await _table(m, code)
+    async with table.lock:
+        await table.all_saved.wait()
+        game = table.game
+        if game is None or table.status != "over":
+            raise Refused("not_over", "a game is reviewed only once it is over", 409)
+        info = [{"bot": p.bot} if p.kind == "bot" else {} for p in table.players]
+        rec = records.from_game(game, seat_info=info)
+    return await m.reviews.of(table.code, rec)
+
+
 @router.get("/tables/{code}/hint", summary="Bid advice for your own dice (if the table allows hints)")
 async def hint(
     code: str, request: Request, m: Manager, authorization: Annotated[str | None, Header()] = None

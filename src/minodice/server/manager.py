@@ -19,6 +19,7 @@ from typing import Any
 
 from ..rules import RuleError, Rules
 from .cluster import Cluster
+from .reviews import Reviews
 from .settings import Settings
 from .store import SeedKeyError, Store, StoredSeat, StoredTable
 from .tables import Hub, Refused, Table, new_code, new_token, seat_template, token_hash
@@ -91,6 +92,8 @@ class TableManager:
         self._sweeper: asyncio.Task[None] | None = None
         self._checkpoints: asyncio.Task[None] | None = None
         self._checkpoint_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="minodice-checkpoint")
+        #: Analyses of finished games (the replay page), in a worker process.
+        self.reviews = Reviews(settings.review_bot)
 
     async def db(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a store call on the database thread (in order, off the event loop)."""
@@ -136,6 +139,7 @@ class TableManager:
         for table in list(self.tables.values()):
             await table.stop()
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.reviews.close()
         self._db_thread.shutdown(wait=True)
         self._checkpoint_thread.shutdown(wait=True)
         with contextlib.suppress(Exception):

@@ -25,16 +25,23 @@ def lan_address() -> str | None:
 
 def run(
     *, host: str, port: int, db: str, turn_timeout: float, bot_delay: float, idle_minutes: float, workers: int,
-    secret_file: str | None = None,
+    secret_file: str | None = None, review_bot: str | None = None,
 ) -> None:
     """Start the server (blocks until interrupted); exit 2 with the reason when the database or its key will not do."""
     import uvicorn
 
+    from ..bots import BotSpecError, make_bot
+    from ..review import DEFAULT_BOT
     from .app import create_app
 
+    try:
+        make_bot(review_bot or DEFAULT_BOT).close()
+    except BotSpecError as exc:
+        typer.echo(f"--review-bot: {exc}", err=True)
+        raise typer.Exit(2) from None
     settings = Settings(
         db=db, turn_timeout=turn_timeout, bot_delay=bot_delay, idle_minutes=idle_minutes, workers=workers,
-        secret_file=secret_file,
+        secret_file=secret_file, review_bot=review_bot or DEFAULT_BOT,
     )
     open_store(settings)
     app = create_app(settings)

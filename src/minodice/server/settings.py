@@ -15,7 +15,8 @@ class Settings:
     the choice was; 0 in tests); `idle_minutes`: a table nobody watches expires after
     this long without activity; `workers`: threads the bots think in;
     `secret_file`: the key that seals each table's seed in the database
-    (None: the SQLite file's name + `.key`; needed for any other database).
+    (None: the SQLite file's name + `.key`; needed for any other database);
+    `review_bot`: the bot that judges finished games (`GET /api/tables/{code}/analysis`).
     """
 
     db: str = "sqlite:///minodice.db"
@@ -25,6 +26,7 @@ class Settings:
     idle_minutes: float = 120.0
     workers: int = 4
     stand_in: str = "greedy"
+    review_bot: str = "montecarlo"
     max_message: int = 4096
     flood_warn: int = 20  # messages per second before `flood` errors
     flood_close: int = 40  # messages per second before the socket is closed

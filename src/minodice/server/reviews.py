@@ -1,0 +1,63 @@
+"""The analysis of finished games for the replay page (`GET /api/tables/{code}/analysis`).
+
+A review takes seconds of CPU (every decision of every seat judged by a search bot), so it runs in a
+worker process of its own — never on the event loop, never holding the bots' GIL — one at a time;
+asking again for a game being reviewed waits for the same result; the last few results are kept.
+Only finished games are reviewed: a game in progress would show each seat the others' dice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+__all__ = ["Reviews"]
+
+
+def _review(record: Mapping[str, Any], bot: str) -> dict[str, Any]:
+    from ..review import analyze
+
+    return analyze(record, None, bot, seed=0).to_dict()
+
+
+class Reviews:
+    """Reviews of finished games by code: made in a worker process, the last `keep` kept."""
+
+    def __init__(self, bot: str, keep: int = 32) -> None:
+        self.bot, self.keep = bot, keep
+        self._done: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._running: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def of(self, code: str, record: Mapping[str, Any]) -> dict[str, Any]:
+        """The analysis document of the finished game `code` whose record is `record`."""
+        done = self._done.get(code)
+        if done is not None:
+            self._done.move_to_end(code)
+            return done
+        running = self._running.get(code)
+        if running is None:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            loop = asyncio.get_running_loop()
+            running = asyncio.ensure_future(loop.run_in_executor(self._pool, _review, dict(record), self.bot))
+            self._running[code] = running
+            running.add_done_callback(lambda f: self._finish(code, f))
+        return await asyncio.shield(running)
+
+    def _finish(self, code: str, future: asyncio.Future[dict[str, Any]]) -> None:
+        self._running.pop(code, None)
+        if not future.cancelled() and future.exception() is None:
+            self._done[code] = future.result()
+            while len(self._done) > self.keep:
+                self._done.popitem(last=False)
+
+    def close(self) -> None:
+        """Stop the worker process."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
