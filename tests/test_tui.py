@@ -57,6 +57,10 @@ def _no_leftover_games() -> Iterator[None]:
             child.terminate(force=True)
 
 
+#: The question after the game (review or leave).
+AFTER_GAME = r"or press Enter to\s+leave"
+
+
 class Player:
     """Drives `minodice play` in a pty; answers prompts from what the screen shows."""
 
@@ -70,8 +74,11 @@ class Player:
 
     def next_prompt(self) -> tuple[str, str, str] | None:
         """Wait for a prompt: (kind "bid"/"roll", its range text, screen since the last prompt); None at exit."""
-        i = self.child.expect([PROMPT, pexpect.EOF])
-        if i == 1:
+        i = self.child.expect([PROMPT, pexpect.EOF, AFTER_GAME])
+        if i == 2:  # the game is over: leave without the review
+            self.child.sendline("")
+            self.child.expect(pexpect.EOF)
+        if i in (1, 2):
             return None
         self.prompts += 1
         return self.child.match.group(1), self.child.match.group(2), plain(self.child.before)
@@ -84,7 +91,9 @@ class Player:
         return plain(self.child.before + self.child.after)
 
     def finish(self) -> int:
-        self.child.expect(pexpect.EOF)
+        if self.child.expect([pexpect.EOF, AFTER_GAME]) == 1:
+            self.child.sendline("")
+            self.child.expect(pexpect.EOF)
         self.child.close()
         return self.child.exitstatus if self.child.exitstatus is not None else 128 + self.child.signalstatus
 
@@ -544,3 +553,18 @@ def test_each_hand_is_shown_against_its_own_view_and_the_seed_gives_the_same_gam
                 twin.apply(Roll(seat, die))
     assert [(h.dice, [t.rolls for t in h.tricks]) for h in twin.log] == \
         [(h.dice, [t.rolls for t in h.tricks]) for h in played.log]
+
+
+def test_after_the_game_review_judges_your_decisions() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None, highlight=False)
+    game_answers = iter(["0"] + ["1"] * 200)
+
+    def play_ask(prompt: str) -> str:
+        console.print(prompt)
+        return "review" if "press Enter to leave" in prompt else next(game_answers)
+
+    assert run(PlaySettings(bots=["random"] * 2, seed=8, seat=0), console=console, ask=play_ask) == 0
+    text = out.getvalue()
+    assert "Final standings" in text and "press Enter to leave" in text
+    assert "Seat 0" in text and "expected loss" in text and "Decisions" in text and "hand 1, bid" in text

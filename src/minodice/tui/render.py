@@ -86,6 +86,8 @@ def help_text(rules: Rules) -> str:
   quit   leave the game; it is saved (to --save, or minodice-save-SEED.json)
          and the message says how to resume it (--resume)
   Ctrl-C or Ctrl-D also leave, saving the game the same way.
+  After the game, review shows how your decisions compare with a search
+  bot's (minodice analyze).
 [bold]The game in short[/]
   Each hand you draw dice in secret, bid how many tricks you will win, then
   everyone rolls one die per trick. The first number die rolled sets the

@@ -242,7 +242,27 @@ class Session:
             self.console.print(f"[dim]The game record is saved in {escape(str(self.save_path))} "
                                f"(check it with: minodice verify {escape(_quote(self.save_path))}).[/]",
                                soft_wrap=True)
+        with contextlib.suppress(EOFError, KeyboardInterrupt):
+            self.after_game()
         return EXIT_OK
+
+    def after_game(self) -> None:
+        """Offer the review of this seat's decisions against a search bot (what `minodice analyze` shows);
+        any other answer leaves."""
+        raw = prompts.clean(self.ask(
+            "Type review to see how your decisions compare with a search bot's (a few seconds), "
+            "or press Enter to leave"))
+        if raw in ("review", "r"):
+            self.review()
+
+    def review(self) -> None:
+        """This seat's decisions judged from what it could see, the worst first (`minodice.review`)."""
+        from ..review import DEFAULT_BOT, analyze
+        from ..review.render import render_seat
+
+        with self.console.status("Judging your decisions…"):
+            analysis = analyze(self.snapshot, [self.me], DEFAULT_BOT, seed=0)
+        self.console.print(render_seat(analysis.seats[0]))
 
     def intro(self) -> None:
         """The table: seats, rules, seed; when resuming, the sheet so far and the hand in progress."""
