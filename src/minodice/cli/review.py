@@ -65,11 +65,16 @@ def analyze(
     except ValueError as exc:
         typer.echo(printable(f"error: {exc}"), err=True)
         raise typer.Exit(2) from None
-    err = Console(stderr=True)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(TextColumn("judging the decisions"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=Console(stderr=True), transient=True)
     try:
-        with err.status("judging the decisions…") as status:
+        with bar:
+            task = bar.add_task("judging", total=None)
+
             def progress(done: int, total: int) -> None:
-                status.update(f"judging the decisions… {done}/{total}")
+                bar.update(task, completed=done, total=total)
 
             analysis = run(rec, seats, bot or DEFAULT_BOT, seed, jobs, progress)
     except BotSpecError as exc:

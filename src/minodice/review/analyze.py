@@ -150,9 +150,10 @@ class SeatReview:
         """Loss per decision with a choice."""
         return self.loss / self.chosen if self.chosen else 0.0
 
-    def worst(self, k: int = 3) -> list[Decision]:
-        """The `k` costliest decisions, costliest first."""
-        return sorted((d for d in self.decisions if d.loss > 0), key=lambda d: -d.loss)[:k]
+    def worst(self, k: int = 3, hand: int | None = None) -> list[Decision]:
+        """The `k` costliest decisions (of hand `hand`, or of the game), costliest first."""
+        pool = (d for d in self.decisions if d.loss > 0 and (hand is None or d.hand == hand))
+        return sorted(pool, key=lambda d: -d.loss)[:k]
 
     def counts(self) -> dict[str, int]:
         """Decisions per label."""
@@ -176,7 +177,8 @@ class SeatReview:
             "loss": self.loss, "loss_se": self.loss_se, "decisions_with_a_choice": self.chosen,
             "mean_loss": self.mean_loss(), "counts": self.counts(), "split": self.split(),
             "worst": [self.decisions.index(d) for d in self.worst()],
-            "hands": [vars(h) for h in self.hands],
+            "hands": [{**vars(h), "worst": [self.decisions.index(d) for d in self.worst(hand=h.hand)]}
+                      for h in self.hands],
             "decisions": [
                 {**{k: v for k, v in vars(d).items() if k != "alternatives"},
                  "alternatives": [vars(a) for a in d.alternatives]}

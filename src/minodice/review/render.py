@@ -50,11 +50,15 @@ def render_seat(seat: SeatReview, *, every: bool = True) -> RenderableType:
         parts.append(Text("Worst: " + "; ".join(f"{d.where()}: {d.made} (best {d.best}, −{d.loss:.1f})"
                                                 for d in worst)))
     hands = Table(title="Hands", show_header=True)
-    for name in ("hand", "score", "dice worth", "decisions cost"):
-        hands.add_column(name, justify="right")
+    for name in ("hand", "score", "dice worth", "decisions cost", "faces and others", "worst decision"):
+        hands.add_column(name, justify="left" if name == "worst decision" else "right")
     for h in seat.hands:
+        rest = "—" if h.score is None or h.dealt is None else f"{h.score - h.dealt + h.loss:+.1f}"
+        worst = seat.worst(1, h.hand)
         hands.add_row(str(h.hand), "—" if h.score is None else f"{h.score:+d}", _figure(h.dealt, h.dealt_se),
-                      f"{h.loss:.1f} ± {h.loss_se:.1f}")
+                      f"{h.loss:.1f} ± {h.loss_se:.1f}", rest,
+                      f"{worst[0].where().removeprefix(f'hand {h.hand}, ')}: {worst[0].made} "
+                      f"(best {worst[0].best})" if worst else "")
     parts.append(hands)
     if every:
         table = Table(title="Decisions", show_header=True)
