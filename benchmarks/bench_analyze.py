@@ -13,21 +13,20 @@ import argparse
 import time
 
 from minodice.bots import make_bot
-from minodice.game import Bid, Game, Phase, Roll
+from minodice.bots.runner import Match
+from minodice.game import Game
 from minodice.record import from_game
 from minodice.review import DEFAULT_BOT, analyze
 
 
 def played(seed: str) -> dict:
     game = Game(4, seed=seed)
-    bots = [make_bot(spec, seed=f"{seed}:{i}") for i, spec in enumerate(["random", "montecarlo", "greedy", "greedy"])]
-    while not game.over:
-        if game.phase is Phase.BID:
-            for s in game.to_act():
-                game.apply(Bid(s, bots[s].bid(game.observe(s))))
-        else:
-            s = game.turn
-            game.apply(Roll(s, bots[s].roll(game.observe(s))))
+    specs = ["random", "montecarlo", "greedy", "greedy"]
+    match = Match(game, {i: make_bot(spec, seed=f"{seed}:{i}") for i, spec in enumerate(specs)})
+    try:
+        match.play()
+    finally:
+        match.close()
     return from_game(game)
 
 

@@ -14,8 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from minodice.bots import make_bot
+from minodice.bots.runner import Match
 from minodice.cli import app
-from minodice.game import Bid, Game, Phase, Roll
+from minodice.game import Game
 from minodice.record import check, from_game
 from minodice.review import FORMAT, LABELS, THRESHOLDS, analyze, label_of
 
@@ -28,14 +29,11 @@ JUDGE = "montecarlo:sims=48,per=4,bid_sims=48,bid_per=4"
 def played(specs: list[str], seed: str) -> dict:
     """The record of a whole game played by `specs` (one bot per seat)."""
     game = Game(len(specs), seed=seed)
-    bots = [make_bot(spec, seed=f"{seed}:{i}") for i, spec in enumerate(specs)]
-    while not game.over:
-        if game.phase is Phase.BID:
-            for s in game.to_act():
-                game.apply(Bid(s, bots[s].bid(game.observe(s))))
-        else:
-            s = game.turn
-            game.apply(Roll(s, bots[s].roll(game.observe(s))))
+    match = Match(game, {i: make_bot(spec, seed=f"{seed}:{i}") for i, spec in enumerate(specs)})
+    try:
+        match.play()
+    finally:
+        match.close()
     return from_game(game)
 
 
