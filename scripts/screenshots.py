@@ -6,7 +6,9 @@
 Starts its own `minodice serve` on a free port with a temporary database, plays a 4-seat game
 (Ana in the browser, three bots) and captures: home (create form), lobby (waiting for a
 friend), bidding (with the hint), rolling (a trick on the table), end of trick, end of hand
-(with the score sheet), the podium, a 6-seat table on a phone, and the score-sheet page.
+(with the score sheet), the podium, the game's replay (with an analysis of Ana's decisions when
+`minodice.review` is there) on a laptop and a phone, a 6-seat table on a phone, and the
+score-sheet page.
 Not a test: the tests write their pictures to a temporary folder and never touch docs/.
 """
 
@@ -112,6 +114,44 @@ def play_and_capture(page: Page, out: Path) -> None:
     shot(page, out, "podium")
 
 
+def capture_replay(browser: Any, page: Page, out: Path, tmp: Path) -> None:
+    """The replay page of the game just played (from the podium's "Review this game"), with an analysis
+    of Ana's decisions attached when `minodice.review` is there; then the same page on a phone."""
+    page.click("#review-link")
+    page.wait_for_selector("#replay:not([hidden])")
+    code = page.url.rsplit("table=", 1)[1]
+    try:
+        from minodice.review import analyze
+    except ImportError:
+        analyze = None
+    if analyze is not None:
+        with urllib.request.urlopen(page.url.split("/replay.html")[0] + f"/api/tables/{code}/record", timeout=10) as r:
+            record = json.load(r)
+        doc = analyze(record, seats=[0], spec="montecarlo:sims=64,bid_sims=64,per=4,bid_per=4", seed=1).to_dict()
+        (tmp / "analysis.json").write_text(json.dumps(doc), encoding="utf-8")
+        page.set_input_files("#analysis-input", str(tmp / "analysis.json"))
+        page.wait_for_selector("#graphs figure")
+        marks = page.locator("#graphs a.mark")
+        if marks.count():
+            marks.first.click()
+    if page.locator("#decisions .decision").count() == 0:
+        page.locator("#step-line").click()
+        for _ in range(6):
+            page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(200)
+    shot(page, out, "replay")
+    phone = browser.new_context(viewport=PHONE, reduced_motion="reduce", locale="en-US", is_mobile=True)
+    small = phone.new_page()
+    small.goto(page.url)
+    small.wait_for_selector("#replay:not([hidden])")
+    small.locator("#next-hand").click()
+    for _ in range(4):
+        small.locator("#next-step").click()
+    small.wait_for_timeout(200)
+    shot(small, out, "replay-phone")
+    phone.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default=str(ROOT / "docs" / "screenshots"))
@@ -144,6 +184,7 @@ def main() -> None:
             page.click("#start-btn")
             page.wait_for_selector("#screen-game:not([hidden])")
             play_and_capture(page, out)
+            capture_replay(browser, page, out, Path(tmp))
             laptop.close()
 
             # A full table on a phone, mid-game.

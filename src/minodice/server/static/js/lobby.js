@@ -180,7 +180,14 @@ export function renderPastGames() {
       "aria-label": t("home.download_label", { code: g.code, date }),
       text: t("home.download"),
     });
-    ol.append(el("li", { class: "past-game", "data-code": g.code }, head, pastPlayers(g), link));
+    const review = el("a", {
+      class: "button small review",
+      href: `/replay.html#table=${encodeURIComponent(g.code)}`,
+      "aria-label": t("replay.review_label", { code: g.code, date }),
+      text: t("replay.review_link"),
+    });
+    const links = el("div", { class: "actions past-links" }, link, review);
+    ol.append(el("li", { class: "past-game", "data-code": g.code }, head, pastPlayers(g), links));
   }
   $("past-games-empty").hidden = !past.loaded || past.failed || past.games.length > 0;
   $("past-games-failed").hidden = !past.failed;

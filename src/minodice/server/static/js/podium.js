@@ -107,6 +107,8 @@ export function renderPodium() {
   const rec = api.recordUrl(S.code, S.token);
   $("record-link-final").href = rec;
   $("record-link-final").setAttribute("download", `minodice-${S.code}.json`);
+  // "Review this game": the replay page (replay.html) of this table.
+  $("review-link").href = `/replay.html#table=${encodeURIComponent(S.code)}`;
   $("rematch-btn").hidden = S.seat === null && !S.table?.rematch;
   $("rematch-btn").textContent = t(S.table?.rematch ? "podium.rematch_go" : "podium.rematch");
   const winners = order.filter((i) => places[i] === 1).map((i) => plainName(i));
