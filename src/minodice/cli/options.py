@@ -4,7 +4,8 @@ typed again here), and `need`, the one way a command asks for an optional part o
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated, NoReturn, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
 
@@ -90,3 +91,20 @@ def split_list(values: list[str] | None) -> list[str] | None:
     if not values:
         return None
     return [item.strip() for value in values for item in value.split(",")]
+
+
+def load_valid_record(file: Path) -> dict[str, Any]:
+    """A record file read and checked for a command, or the command stops with one line on stderr:
+    exit 2 when the file is unreadable (not JSON, not minodice/1), 1 when the record is invalid."""
+    from .. import record as records
+
+    try:
+        rec = records.load(file)
+    except records.RecordError as exc:
+        typer.echo(printable(f"{file}: {exc}"), err=True)
+        raise typer.Exit(2) from None
+    fault = records.check(rec)
+    if fault is not None:
+        typer.echo(printable(f"{file}: {fault}"), err=True)
+        raise typer.Exit(1)
+    return rec

@@ -61,15 +61,9 @@ def replay(
     from ..codes import printable
 
     console = Console()
-    try:
-        rec = records.load(file)
-    except records.RecordError as exc:
-        typer.echo(printable(f"{file}: {exc}"), err=True)
-        raise typer.Exit(2) from None
-    fault = records.check(rec)
-    if fault is not None:
-        typer.echo(printable(f"{file}: {fault}"), err=True)
-        raise typer.Exit(1)
+    from .options import load_valid_record
+
+    rec = load_valid_record(file)
     filled = records.fill(rec)
     if write:
         try:

@@ -44,22 +44,14 @@ def analyze(
 
     from rich.console import Console
 
-    from .. import record as records
     from ..bots import BotSpecError
     from ..codes import printable
     from ..review import DEFAULT_BOT
     from ..review import analyze as run
     from ..review.render import render_analysis
+    from .options import load_valid_record
 
-    try:
-        rec = records.load(file)
-    except records.RecordError as exc:
-        typer.echo(printable(f"{file}: {exc}"), err=True)
-        raise typer.Exit(2) from None
-    fault = records.check(rec)
-    if fault is not None:
-        typer.echo(printable(f"{file}: {fault}"), err=True)
-        raise typer.Exit(1)
+    rec = load_valid_record(file)
     try:
         seats = _seats(seat, [str(s["name"]) for s in rec["seats"]])
     except ValueError as exc:
