@@ -17,3 +17,13 @@ export function el(tag, attrs = {}, ...children) {
   for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
   return e;
 }
+
+/** Show a page-level error (network trouble, unexpected answers, a bad file) in `#error` for a while. */
+let errorTimer = null;
+export function flashError(text) {
+  const box = $("error");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => (box.hidden = true), 8000);
+}

@@ -9,7 +9,7 @@
 // The page holds no rule: what it shows is in the record (winners and scores are its derived
 // fields) and in the analysis.
 import { blankDieSVG, dieInfo, dieName, dieSVG, faceName, setDiceTable } from "./dice.js";
-import { $, el } from "./dom.js";
+import { $, el, flashError as showError } from "./dom.js";
 import { currentLanguage, onLanguage, pickLanguage, setLanguage, t, translateTree } from "./i18n.js";
 
 const RECORD = "minodice/1";
@@ -48,14 +48,6 @@ function fmt(x, digits = 1) {
   }
 }
 
-let errorTimer = null;
-function showError(text) {
-  const box = $("error");
-  box.textContent = text;
-  box.hidden = false;
-  clearTimeout(errorTimer);
-  errorTimer = setTimeout(() => (box.hidden = true), 8000);
-}
 
 function refuse(id, text) {
   const box = $(id);

@@ -5,7 +5,7 @@
 // reason, bonus and foul in the player's language from its code ("code.<code>").
 import { codeText } from "./codes.js";
 import { dieName, faceName } from "./dice.js";
-import { $, el } from "./dom.js";
+import { $, el, flashError as showError } from "./dom.js";
 import { currentLanguage, has, nameList, onLanguage, pickLanguage, setLanguage, t, translateTree } from "./i18n.js";
 
 const STORE = "minodice.sheet";
@@ -39,15 +39,6 @@ function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
-/** Show a page-level error (network trouble, unexpected answers) for a while. */
-let errorTimer = null;
-function showError(text) {
-  const box = $("error");
-  box.textContent = text;
-  box.hidden = false;
-  clearTimeout(errorTimer);
-  errorTimer = setTimeout(() => (box.hidden = true), 8000);
-}
 
 // --- the server ----------------------------------------------------------------------------
 

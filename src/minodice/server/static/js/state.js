@@ -2,7 +2,7 @@
 // the server's options, names of seats, the error box, and the tokens kept in cookies.
 import * as api from "./api.js";
 import { errorText } from "./codes.js";
-import { $ } from "./dom.js";
+import { $, flashError } from "./dom.js";
 import { t } from "./i18n.js";
 
 export const S = {
@@ -36,13 +36,8 @@ export function show(screen) {
   $("sheet").hidden = !(screen === "podium" || (screen === "game" && S.sheetOpen));
 }
 
-let errorTimer = null;
 export function showError(err) {
-  const box = $("error");
-  box.textContent = errorText(err);
-  box.hidden = false;
-  clearTimeout(errorTimer);
-  errorTimer = setTimeout(() => (box.hidden = true), 8000);
+  flashError(errorText(err));
 }
 
 /** Say `text` to screen readers at once (the assertive live region of the game screen). */
