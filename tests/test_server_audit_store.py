@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -376,28 +377,36 @@ def test_forced_and_chosen_bot_rolls_take_the_same_time(tmp_path: Path) -> None:
     assert statistics.median(forced) >= DELAY - 0.005, shown  # the delay still holds
 
 
+def _two_playing_tables(tmp_path: Path, name: str) -> tuple[Any, list[tuple[int, list[Any]]]]:
+    """A store on `name`.db with two playing 3-seat tables (AAAAAA, BBBBBB), and the list its
+    `append_actions` fills: one (actions, finished tables) entry per transaction."""
+    from minodice.server.store import Store, StoredSeat, StoredTable
+
+    store = Store(f"sqlite:///{tmp_path / (name + '.db')}", tmp_path / f"{name}.key")
+    seats = [StoredSeat(0, "human", "Ana", None, "a" * 64), StoredSeat(1, "bot", "Greedy 2", "greedy"),
+             StoredSeat(2, "bot", "Random 3", "random")]
+    for code in ("AAAAAA", "BBBBBB"):
+        store.create(StoredTable(code=code, status="playing", seats=3, rules={}, seed="1", first_start=0,
+                                 host_hash="h" * 64, host_seat=0, players=seats))
+    calls: list[tuple[int, list[Any]]] = []
+    real = store.append_actions
+
+    def counted(actions, finished=()):  # the database thread: one call per transaction
+        calls.append((len(actions), list(finished)))
+        real(actions, finished)
+
+    store.append_actions = counted  # type: ignore[method-assign]  # count the transactions
+    return store, calls
+
+
 def test_actions_arriving_together_are_committed_together_and_in_order(tmp_path: Path) -> None:
     """The group commit (`manager.ActionWriter`): many tables' actions in one transaction, each table's
     in its order, and each `append` returns only once its transaction is committed."""
     import asyncio
 
     from minodice.server.manager import ActionWriter
-    from minodice.server.store import Store, StoredSeat, StoredTable
 
-    store = Store(f"sqlite:///{tmp_path / 'group.db'}", tmp_path / "group.key")
-    seats = [StoredSeat(0, "human", "Ana", None, "a" * 64), StoredSeat(1, "bot", "Greedy 2", "greedy"),
-             StoredSeat(2, "bot", "Random 3", "random")]
-    for code in ("AAAAAA", "BBBBBB"):
-        store.create(StoredTable(code=code, status="playing", seats=3, rules={}, seed="1", first_start=0,
-                                 host_hash="h" * 64, host_seat=0, players=seats))
-    batches: list[int] = []
-    real = store.append_actions
-
-    def counted(actions, finished=()):  # the database thread: one call per transaction
-        batches.append(len(actions))
-        real(actions, finished)
-
-    store.append_actions = counted  # type: ignore[method-assign]  # count the transactions
+    store, calls = _two_playing_tables(tmp_path, "group")
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -421,6 +430,7 @@ def test_actions_arriving_together_are_committed_together_and_in_order(tmp_path:
         pool.shutdown()
 
     asyncio.run(main())
+    batches = [n for n, _ in calls]
     assert sum(batches) == 40 and len(batches) < 40 and max(batches) == 2  # the two tables' actions shared transactions
     with contextlib.closing(sqlite3.connect(tmp_path / "group.db")) as conn, conn:
         for code in ("AAAAAA", "BBBBBB"):
@@ -436,22 +446,8 @@ def test_the_action_that_ends_a_game_marks_its_table_over_in_the_same_transactio
     from concurrent.futures import ThreadPoolExecutor
 
     from minodice.server.manager import ActionWriter
-    from minodice.server.store import Store, StoredSeat, StoredTable
 
-    store = Store(f"sqlite:///{tmp_path / 'over.db'}", tmp_path / "over.key")
-    seats = [StoredSeat(0, "human", "Ana", None, "a" * 64), StoredSeat(1, "bot", "Greedy 2", "greedy"),
-             StoredSeat(2, "bot", "Random 3", "random")]
-    for code in ("AAAAAA", "BBBBBB"):
-        store.create(StoredTable(code=code, status="playing", seats=3, rules={}, seed="1", first_start=0,
-                                 host_hash="h" * 64, host_seat=0, players=seats))
-    calls: list[tuple[int, list[tuple[str, list[int]]]]] = []
-    real = store.append_actions
-
-    def counted(actions, finished=()):
-        calls.append((len(actions), list(finished)))
-        real(actions, finished)
-
-    store.append_actions = counted  # type: ignore[method-assign]
+    store, calls = _two_playing_tables(tmp_path, "over")
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
