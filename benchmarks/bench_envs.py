@@ -14,6 +14,9 @@ What counts as a step:
   also plays the bots' turns up to the learner's next turn.
 - OpenSpiel: one `state.apply_action` of a player; chance outcomes are sampled
   and applied in between and not counted (shown separately).
+- VectorTable (`minodice.envs.vector`): one decision of one seat in one of the
+  1,024 games stepped together in compiled code (`bench_vector.py` has more
+  sizes and tables); the vectorised random choice is counted too.
 
     .venv/bin/python benchmarks/bench_envs.py                  # 4 seats, 3 s x 3 repeats each
     .venv/bin/python benchmarks/bench_envs.py --seconds 1 --repeats 1
@@ -139,6 +142,13 @@ def main() -> None:
         row(f"minodice OpenSpiel python_mino_dice ({args.seats})", res, f"; +{res[2]:.2f} chance steps each")
     except ImportError:
         row("minodice OpenSpiel python_mino_dice", None)
+    from bench_vector import time_vector  # this folder; details: bench_vector.py
+
+    def vector() -> tuple[float, int]:
+        wall, _, games = time_vector(1024, args.seats, None, s, seed)
+        return wall, games
+
+    row(f"minodice VectorTable x1024 ({args.seats}, self-play)", best(vector, r))
 
     print("\nfor comparison, in the same run:")
     for label, module, fn in [

@@ -21,48 +21,18 @@ import pytest
 
 from minodice import rules as R
 from minodice.bots.greedy import GreedyBot
-from minodice.dice import BAG, Die, Face
+from minodice.dice import Die, Face
 from minodice.game import Bid, Game, HandLog, Phase, Roll
 from minodice.rules import Rules
 from minodice.sim import finish_hand, finish_hand_tricks, playout_values, policy_bid, policy_roll
 from minodice.sim import kernel as K
 from minodice.sim.batch import SimResult, simulate, simulate_from_stream, stream_size, warmup
 from minodice.sim.playout import encode, hand_start_state
+from sim_stream import StreamChance
 
 FACES = tuple(Face)
 SPECIAL_RULES = [Rules(all_specials=a, all_flags=f) for a in ("mermaid", "minotaur", "griffin")
                  for f in ("first", "last")]
-
-
-class StreamChance:
-    """A `Chance` drawing from a shared list of uniforms, as the kernels do (see `sim.kernel`)."""
-
-    def __init__(self, uniforms: Sequence[float], *, deal_from_stream: bool = True) -> None:
-        self.u = uniforms
-        self.pos = 0
-        self.deal_from_stream = deal_from_stream
-        self._deal_rng = random.Random(0)
-
-    def next(self) -> float:
-        u = self.u[self.pos]
-        self.pos += 1
-        return u
-
-    def deal(self, game: Game, hand: int, each: int) -> list[list[Die]]:
-        draw = self.next if self.deal_from_stream else self._deal_rng.random
-        bag = list(BAG)
-        for i in range(game.seats * each):
-            j = i + int(draw() * (36 - i))
-            bag[i], bag[j] = bag[j], bag[i]
-        return [bag[s * each : (s + 1) * each] for s in range(game.seats)]
-
-    def land(self, game: Game, seat: int, die: Die) -> Face:
-        return die.faces[int(self.next() * 6)]
-
-    def copy(self) -> StreamChance:
-        twin = StreamChance(self.u, deal_from_stream=self.deal_from_stream)
-        twin.pos = self.pos
-        return twin
 
 
 def engine_step(game: Game, src: StreamChance, policies: Sequence[str], greedy: GreedyBot) -> None:

@@ -198,4 +198,6 @@ class SoloEnv(gym.Env[np.ndarray, int | np.integer]):  # Discrete samples NumPy 
 
 
 if ENV_ID not in gym.registry:
-    gym.register(id=ENV_ID, entry_point=SoloEnv, disable_env_checker=False)
+    # make_vec(..., vectorization_mode="vector_entry_point"): N games in one compiled step (envs/vector_gym.py).
+    gym.register(id=ENV_ID, entry_point=SoloEnv, vector_entry_point="minodice.envs.vector_gym:SoloVectorEnv",
+                 disable_env_checker=False)

@@ -6,6 +6,8 @@
 - `simulate` (`batch`): many complete games at once (random or greedy seats);
 - `encode` / `hand_start_state` / `pack_state` (`playout`): the kernels' state
   array of a hand, from a game or from a fresh deal (the advisor's);
+- `vector` (kernels): many games stepped one decision at a time for a caller's seats,
+  with the observations of `minodice.envs.encoding` (`minodice.envs.vector` drives it);
 - `kernel`: the numba rules (lead colour, legal dice, trick winner, bonuses,
   hand score, the greedy policy, which bids by `analysis.strength.die_strength`);
   `tests/test_sim.py` checks them against the reference engine game by game.
