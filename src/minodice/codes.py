@@ -74,6 +74,7 @@ SERVER_ERRORS: dict[str, str] = {
     "table_locked": "table {table} cannot be opened: it was saved with a secret key this server does not have",
     "bad_request": "the server did not understand the request",
     "bad_bot": "that bot is not available: choose a built-in bot",
+    "cheating_bot": "that bot cheats (it sees every seat's dice): it plays only in tournaments and at the terminal",
     "bad_bots": "'bots' needs one entry per seat ({seats}), got {got}",
     "bad_rules": "those rule options are not valid",
     "bad_seat": "this table has no such seat",

@@ -1,8 +1,9 @@
 """Bots: the Bot interface, the built-in bots, and bots from a spec string.
 
-A spec names a bot: `random`, `greedy`, `montecarlo`, `ismcts` (options as
-`name:key=value,...`), or `cmd:PROGRAM ARGS` for an external program speaking
-`minodice-bot/1` (see `docs/bot-protocol.md`).
+A spec names a bot: `random`, `greedy`, `montecarlo`, `ismcts` or `oracle` (a
+reference that cheats, see `bots.oracle`), with options as `name:key=value,...`;
+or `cmd:PROGRAM ARGS` for an external program speaking `minodice-bot/1` (see
+`docs/bot-protocol.md`).
 
 >>> bot = make_bot("random", seed="game-1:seat-2")
 >>> bot.name
@@ -30,7 +31,7 @@ from .base import Bot, BotFault
 from .random_bot import RandomBot
 
 __all__ = [
-    "BUILTIN", "Bot", "BotFault", "BotInfo", "BotOption", "BotSpecError", "BuiltinBots", "bot_seed", "make_bot",
+    "BUILTIN", "CHEATS", "Bot", "BotFault", "BotInfo", "BotOption", "BotSpecError", "BuiltinBots", "bot_seed", "make_bot",
 ]
 
 #: Makes a built-in bot from its random stream and its spec's options.
@@ -83,6 +84,12 @@ def _ismcts(rng: random.Random, options: dict[str, str]) -> Bot:
     return IsmctsBot(rng, **_budget("ismcts", options))
 
 
+def _oracle(rng: random.Random, options: dict[str, str]) -> Bot:
+    from .oracle import OracleBot
+
+    return OracleBot(rng, **_budget("oracle", options))
+
+
 @dataclass(frozen=True)
 class BotOption:
     """One option of a built-in bot's spec: its name, its default (None: off unless given), what it does."""
@@ -105,6 +112,8 @@ class BotInfo:
 
     `instant`: it decides in microseconds, with no search — a server asks it on its event loop
     rather than handing the decision to a worker thread (which costs more than the decision).
+    `cheats`: it sees every seat's dice (a `bots.clairvoyance.ClairvoyantBot`): a reference, never
+    an opponent for people at web tables.
     """
 
     name: str
@@ -112,6 +121,7 @@ class BotInfo:
     factory: Factory
     options: tuple[BotOption, ...] = ()
     instant: bool = False
+    cheats: bool = False
 
     @property
     def option_names(self) -> tuple[str, ...]:
@@ -124,9 +134,16 @@ class BotInfo:
         return ", ".join(str(o) for o in self.options)
 
     @property
+    def brief(self) -> str:
+        """Its name with its options' defaults, and whether it cheats: `oracle (sims=800, ...) [cheats, ...]`."""
+        text = f"{self.name} ({self.usage})" if self.options else self.name
+        return f"{text} [{CHEATS}]" if self.cheats else text
+
+    @property
     def help(self) -> str:
-        """How it plays, and its options with their defaults."""
-        return f"{self.plays} (options: {self.usage})" if self.options else self.plays
+        """How it plays, and its options with their defaults (a cheating bot's help begins by saying so)."""
+        text = f"{self.plays} (options: {self.usage})" if self.options else self.plays
+        return f"[{CHEATS}] {text}" if self.cheats else text
 
 
 class BuiltinBots(Mapping[str, tuple[Factory, str]]):
@@ -154,7 +171,15 @@ class BuiltinBots(Mapping[str, tuple[Factory, str]]):
 
     def summary(self) -> str:
         """Every bot with its options' defaults on one line, for a command's help."""
-        return ", ".join(f"{e.name} ({e.usage})" if e.options else e.name for e in self._entries.values())
+        return ", ".join(e.brief for e in self._entries.values())
+
+    def names(self) -> str:
+        """Every bot's name, a cheating bot's marked: `random, greedy, ..., oracle (cheats, ...)`."""
+        return ", ".join(f"{e.name} ({CHEATS})" if e.cheats else e.name for e in self._entries.values())
+
+    def honest(self) -> tuple[str, ...]:
+        """The names of the bots that play fair (see only their seat's view): what people may play against."""
+        return tuple(e.name for e in self._entries.values() if not e.cheats)
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries
@@ -165,6 +190,9 @@ class BuiltinBots(Mapping[str, tuple[Factory, str]]):
     def __len__(self) -> int:
         return len(self._entries)
 
+
+#: What the help says of a bot that `cheats` (see `BotInfo`).
+CHEATS = "cheats, sees every seat's dice"
 
 _SEARCH_MODEL = (
     BotOption("infer", D.DEFAULT_INFER, "trust in the other seats' bids and rolls as evidence (0: none)"),
@@ -198,6 +226,17 @@ BUILTIN = BuiltinBots((
             BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
             *_SEARCH_MODEL,
         ),
+    ),
+    BotInfo(
+        "oracle", "montecarlo on the true deal: a reference showing what hidden dice cost", _oracle,
+        (
+            BotOption("sims", D.DEFAULT_SIMS, "playouts per legal die"),
+            BotOption("per", D.DEFAULT_PER, "playouts per seed"),
+            BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
+            BotOption("bid_per", D.DEFAULT_BID_PER, "playouts per seed, bidding"),
+            *(o for o in _SEARCH_MODEL if o.name != "infer"),
+        ),
+        cheats=True,
     ),
 ))
 

@@ -26,6 +26,7 @@ from ..dice import Die
 from ..game import Bid, Game, Phase, Roll
 from ..view import View
 from .base import Bot, BotFault
+from .clairvoyance import show_dice
 
 _Choice = TypeVar("_Choice", int, Die)
 
@@ -72,7 +73,8 @@ class Match:
     Call `advance()` whenever it may be a bot's turn: bots act until a seat
     without a bot must act or the game is over. A bot's fault never stops the
     game: the seat plays the first legal answer instead, and the fault goes
-    to `on_fault` and `stats[seat].faults`.
+    to `on_fault` and `stats[seat].faults`. Clairvoyant bots (a cheating reference such as
+    `oracle`) are shown every seat's dice, and only they (`bots.clairvoyance`).
     """
 
     def __init__(
@@ -84,6 +86,7 @@ class Match:
     ) -> None:
         self.game = game
         self.bots = dict(bots)
+        show_dice(self.bots.values(), game)
         self.on_fault = on_fault
         self.stats = {s: SeatStats() for s in self.bots}
         self.replaced: set[int] = set()

@@ -57,14 +57,15 @@ def bots() -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from ..bots import BUILTIN
+    from ..bots import BUILTIN, CHEATS
 
     table = Table(title="Bots", show_header=True, show_lines=True)
     table.add_column("spec", no_wrap=True)
     table.add_column("plays")
     for name in BUILTIN:
         info = BUILTIN.info(name)
-        cell = Text(info.plays)
+        cell = Text(f"[{CHEATS}] " if info.cheats else "", style="bold red")
+        cell.append(info.plays)
         for option in info.options:
             cell.append(f"\n{option}", style="bold")
             cell.append(f"  {option.help}")

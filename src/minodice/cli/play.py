@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..bots import BUILTIN
+from ..bots.levels import find_level, level_names
+from ..bots.levels import summary as level_summary
 from .options import (
     DEFAULTS,
     AllFlagsOption,
@@ -21,8 +24,13 @@ from .options import (
 __all__ = ["play", "register"]
 
 
+if TYPE_CHECKING:  # built at run time from the levels: to a type checker, just an Enum
+    LevelName = Enum
+else:
+    LevelName = Enum("LevelName", {name: name for name in level_names()}, type=str)
+
 #: Options a resumed game takes from its file: given with --resume they are refused, not ignored.
-SET_BY_THE_SAVE = ("bot", "name", "seat", "scoring", "all_specials", "all_flags", "hand_start")
+SET_BY_THE_SAVE = ("bot", "level", "name", "seat", "scoring", "all_specials", "all_flags", "hand_start")
 
 
 def _refuse_options_a_save_sets(ctx: typer.Context) -> None:
@@ -44,6 +52,15 @@ def play(
             "-b",
             help=f"A bot for one other seat (repeat: 2 to 5 times). Built-in, with their options' defaults: {BUILTIN.summary()}; "
             "or cmd:PROGRAM for an external bot (see `minodice bots`). Default: three greedy.",
+        ),
+    ] = None,
+    level: Annotated[
+        LevelName | None,
+        typer.Option(
+            "--level",
+            "-l",
+            help=f"Play against three bots of one level instead of choosing them (each level's bot and "
+            f"budget: {level_summary()}). Not with --bot.",
         ),
     ] = None,
     name: Annotated[str, typer.Option("--name", "-n", help="Your name at the table.")] = "You",
@@ -82,7 +99,7 @@ def play(
         _refuse_options_a_save_sets(ctx)
 
     settings = PlaySettings(
-        bots=list(bot) if bot else ["greedy", "greedy", "greedy"],
+        bots=_bots(bot, level),
         name=name,
         seed=seed,
         seat=seat,
@@ -93,6 +110,17 @@ def play(
         trust_bots=trust_bots,
     )
     raise typer.Exit(run(settings))
+
+
+def _bots(bots: list[str] | None, level: Enum | None) -> list[str]:
+    """The other seats' bot specs: those given with --bot, or three of --level's bot, or three greedy."""
+    if level is None:
+        return list(bots) if bots else ["greedy", "greedy", "greedy"]
+    if bots:
+        fail("play", "--level chooses every other seat's bot: give --level or --bot, not both")
+    found = find_level(level.value)
+    assert found is not None  # Typer checked the choice
+    return [found.spec] * 3
 
 
 def register(app: typer.Typer) -> None:

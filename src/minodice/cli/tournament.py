@@ -58,7 +58,7 @@ def tournament(
         typer.Option(
             "--seat",
             "-s",
-            help=f"An entrant, one per seat (3 to 6): a built-in bot ({', '.join(BUILTIN)}; options and "
+            help=f"An entrant, one per seat (3 to 6): a built-in bot ({BUILTIN.names()}; options and "
             "defaults: `minodice bots`), or 'cmd:PROGRAM ARGS' for an external bot.",
             show_default=False,
         ),

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from .. import record as records
 from ..analysis.advisor import advise
 from ..bots import BUILTIN
+from ..bots.levels import LEVELS
 from ..codes import printable
 from ..dice import BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, Face
 from ..rules import RULE_OPTIONS, places
@@ -66,7 +67,8 @@ async def options(request: Request) -> dict[str, Any]:
     return {
         "seats": {"min": MIN_SEATS, "max": MAX_SEATS},
         "rules": {k: {"values": list(v), "default": v[0], "help": h} for k, (v, h) in RULE_OPTIONS.items()},
-        "bots": [{"name": n, "help": h} for n, (_f, h) in BUILTIN.items()],
+        "bots": [{"name": n, "help": BUILTIN.info(n).help} for n in BUILTIN.honest()],
+        "levels": [{"name": lv.name, "bot": lv.spec, "help": lv.description} for lv in LEVELS],
         "dice": dice_table(),
         "faces": [f.value for f in Face],
         "turn_timeout": s.turn_timeout,

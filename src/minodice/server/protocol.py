@@ -19,6 +19,7 @@ import orjson
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..bots import BUILTIN
+from ..bots.levels import level_names
 from ..codes import render
 from ..dice import MAX_SEATS, MIN_SEATS, Die, Face
 from ..events import Event, HandScored, Rolled, TrickWon
@@ -88,7 +89,8 @@ def _most_marks(name: str) -> int:
 def _bot_names() -> re.Pattern[str]:
     """A bot seat's name as `name_key` has it, in English ("greedy 3", as the server names bots) and
     as the web client says it in each of its languages ("codicioso 3"), with an optional " (2)"."""
-    words = {name_key(b) for b in BUILTIN}
+    bots = (*BUILTIN, *level_names())  # a level plays a seat under its own name ("Expert 2")
+    words = {name_key(b) for b in bots}
     forms = {"{bot} {n}"}
     for path in sorted(_I18N.glob("*.json")):
         try:
@@ -96,10 +98,10 @@ def _bot_names() -> re.Pattern[str]:
         except (OSError, ValueError):
             continue
         forms.add(str(words_of.get("bot.seat_name", "{bot} {n}")))
-        words |= {name_key(str(words_of[f"bot.{b}.short"])) for b in BUILTIN if f"bot.{b}.short" in words_of}
-    bots = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if w)
+        words |= {name_key(str(words_of[f"bot.{b}.short"])) for b in bots if f"bot.{b}.short" in words_of}
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if w)
     shapes = [
-        re.escape(name_key(form)).replace(r"\{bot\}", f"(?:{bots})").replace(r"\{n\}", r"\d+") for form in forms
+        re.escape(name_key(form)).replace(r"\{bot\}", f"(?:{alternatives})").replace(r"\{n\}", r"\d+") for form in forms
     ]
     return re.compile(f"(?:{'|'.join(sorted(shapes))})(?: \\(\\d+\\))?")
 

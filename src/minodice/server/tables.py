@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..bots import BUILTIN, Bot, bot_seed, make_bot
+from ..bots.levels import find_level, level_names, level_spec
 from ..codes import render
 from ..dice import die_named, hands_for
 from ..errors import IllegalAction
@@ -76,23 +77,27 @@ def token_hash(token: str) -> str:
 
 
 def check_bot(spec: object) -> str:
-    """A bot name the web may choose (a built-in bot without options), or Refused.
+    """A bot name the web may choose (an honest built-in bot without options, or a level), or Refused.
 
     `cmd:` bots would run a program on the host and options could make a bot
-    think for hours, so the web gets the plain built-in names only.
+    think for hours, so the web gets the plain built-in names only, and the
+    levels (`bots.levels`: each a bot with the budget the server chose); a bot
+    that cheats is refused with `cheating_bot`.
     """
-    if not isinstance(spec, str) or spec.strip() not in BUILTIN:
+    name = spec.strip() if isinstance(spec, str) else ""
+    if name in BUILTIN and BUILTIN.info(name).cheats:
+        raise Refused("cheating_bot", status=400, bot=name)
+    if name not in BUILTIN and find_level(name) is None:
         shown = str(spec)[:40]
-        raise Refused(
-            "bad_bot", f"unknown bot {shown!r}: choose one of {', '.join(BUILTIN)}", 400, bot=shown
-        )
-    return spec.strip()
+        known = ", ".join((*BUILTIN.honest(), *level_names()))
+        raise Refused("bad_bot", f"unknown bot {shown!r}: choose one of {known}", 400, bot=shown)
+    return name
 
 
 def _made(spec: str, seed: str, setup: Any) -> Bot:
     """A bot told the game starts (runs in the worker pool: making one may import the simulator, and
     `start_game` may prepare its tables)."""
-    bot = make_bot(spec, seed=seed)
+    bot = make_bot(level_spec(spec), seed=seed)  # a level: its bot and budget
     if setup is not None:
         with contextlib.suppress(Exception):
             bot.start_game(setup)

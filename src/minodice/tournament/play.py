@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import record as records
 from ..bots import Bot, bot_seed, make_bot
+from ..bots.clairvoyance import show_dice
 from ..bots.external import ExternalBot
 from ..bots.runner import Match
 from ..dice import Die
@@ -163,7 +164,9 @@ class Worker:
         names = [config.entrants[e].name for e in spec.seating]
         chance = DuplicateChance(spec.deal_seed, n) if spec.deal_seed is not None else None
         game = Game(n, names=names, rules=config.rules, seed=spec.seed, chance=chance)
-        bots = {s: TimedBot(self._bot(e, bot_seed(spec.seed, s))) for s, e in enumerate(spec.seating)}
+        players = {s: self._bot(e, bot_seed(spec.seed, s)) for s, e in enumerate(spec.seating)}
+        show_dice(players.values(), game)  # the timing wrapper hides a clairvoyant bot from Match
+        bots = {s: TimedBot(bot) for s, bot in players.items()}
         match = Match(game, bots)
         try:
             match.play()

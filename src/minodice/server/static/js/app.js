@@ -101,6 +101,7 @@ function wire() {
   $("lang-switch").addEventListener("change", (e) => setLanguage(e.target.value, { remember: true }));
   onLanguage(rerender);
   $("create-seats").addEventListener("change", renderCreateSeats);
+  $("create-level").addEventListener("change", renderCreateSeats);
   $("create-form").addEventListener("submit", onCreate);
   $("join-code-form").addEventListener("submit", onJoinCode);
   $("join-form").addEventListener("submit", onJoinSeat);

@@ -1,6 +1,6 @@
 // The home screen (create a table, join by code, my tables, finished games) and a
-// table's lobby (seats, invite links, start). The rule options and bots offered come
-// from the server (GET /api/options), never from a list kept here.
+// table's lobby (seats, invite links, start). The rule options, bots and levels offered
+// come from the server (GET /api/options), never from a list kept here.
 import * as api from "./api.js";
 import { $, el } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
@@ -14,6 +14,22 @@ import {
 
 function botNames() {
   return S.options.bots.map((b) => b.name);
+}
+
+// The levels (easy … expert), easiest first: a level is a bot name the server accepts.
+function levelNames() {
+  return (S.options.levels || []).map((l) => l.name);
+}
+
+// The bots' level of the create form: what a seat set to "level" gets ("medium" at first).
+export function renderLevels() {
+  const sel = $("create-level");
+  const levels = levelNames();
+  const old = sel.value;
+  sel.textContent = "";
+  for (const lv of levels) sel.append(el("option", { value: lv, text: t(`level.${lv}`) }));
+  sel.value = levels.includes(old) ? old : levels.includes("medium") ? "medium" : levels[0] || "";
+  $("create-level-field").hidden = levels.length === 0;
 }
 
 export function renderSeatCount() {
@@ -31,6 +47,7 @@ export function renderCreateSeats() {
   const old = [...list.querySelectorAll("select")].map((s) => s.value);
   const bots = botNames();
   const lastBot = bots.includes("greedy") ? "greedy" : bots[0];
+  const level = $("create-level").value;
   list.textContent = "";
   for (let i = 0; i < n; i++) {
     const sel = el("select", { id: `seat-kind-${i}`, "data-seat": i, "aria-label": t("lobby.seat_n", { n: i + 1 }) });
@@ -38,10 +55,11 @@ export function renderCreateSeats() {
       sel.append(el("option", { value: "me", text: t("create.seat_me") }));
     } else {
       sel.append(el("option", { value: "human", text: t("create.seat_human") }));
+      if (level) sel.append(el("option", { value: "level", text: t("create.seat_bot", { bot: botLabel(level) }) }));
       for (const b of bots) sel.append(el("option", { value: `bot:${b}`, text: t("create.seat_bot", { bot: botLabel(b) }) }));
     }
     if (old[i]) sel.value = old[i];
-    else if (i > 0) sel.value = i === n - 1 && lastBot ? `bot:${lastBot}` : "human";
+    else if (i > 0) sel.value = i < n - 1 ? "human" : level ? "level" : lastBot ? `bot:${lastBot}` : "human";
     list.append(el("li", {}, sel));
   }
 }
@@ -77,7 +95,8 @@ export async function onCreate(ev) {
   const seats = [];
   for (let i = 0; i < n; i++) {
     const v = $(`seat-kind-${i}`).value;
-    seats.push(v.startsWith("bot:") ? { bot: v.slice(4) } : { human: true });
+    if (v === "level") seats.push({ bot: $("create-level").value });
+    else seats.push(v.startsWith("bot:") ? { bot: v.slice(4) } : { human: true });
   }
   const rules = Object.fromEntries([...$("create-rules").querySelectorAll("select")].map((s) => [s.name, s.value]));
   try {
@@ -206,6 +225,7 @@ export function goHome() {
 
 export function renderHome() {
   renderSeatCount();
+  renderLevels();
   renderCreateSeats();
   renderRuleOptions();
   renderMyTables();
@@ -250,7 +270,7 @@ function seatItem(s, i) {
     li.append(el("span", { class: "empty", text: t("lobby.open_seat") }));
     if (amHost()) {
       const sel = el("select", { "aria-label": t("lobby.bot_for_seat", { n: i + 1 }) });
-      for (const b of botNames()) sel.append(el("option", { value: b, text: botLabel(b) }));
+      for (const b of [...botNames(), ...levelNames()]) sel.append(el("option", { value: b, text: botLabel(b) }));
       const give = el("button", { type: "button", class: "small", text: t("lobby.give_to_bot"), onclick: () => giveToBot(i, sel.value) });
       li.append(el("div", { class: "give-bot" }, sel, give));
     }

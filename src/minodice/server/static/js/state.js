@@ -23,8 +23,8 @@ export const S = {
   busy: false,
   sheetOpen: false,
   logOpen: false,
-  // GET /api/options: {rules: {name: {values, default}}, bots: [{name}], dice: [...]}
-  options: { rules: {}, bots: [], dice: [] },
+  // GET /api/options: {rules: {name: {values, default}}, bots: [{name}], levels: [{name}], dice: [...]}
+  options: { rules: {}, bots: [], levels: [], dice: [] },
 };
 
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
