@@ -4,6 +4,7 @@ those defaults, and `minodice bots`, `play --help` and the README's bot table sh
 from __future__ import annotations
 
 import re
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,7 @@ def expected_tokens() -> list[str]:
 
 def test_the_searching_bots_use_the_registered_defaults() -> None:
     """A bot made without options has exactly the registry's defaults (so the help cannot go stale)."""
-    for name in ("montecarlo", "ismcts"):
+    for name in ("montecarlo", "ismcts", "neural+search"):
         bot = make_bot(name, seed=0)
         info = BUILTIN.info(name)
         assert info.options, name
@@ -42,10 +43,12 @@ def test_the_searching_bots_use_the_registered_defaults() -> None:
 
 
 def test_every_registered_option_is_accepted_and_no_other() -> None:
+    shipped = resources.files("minodice.bots").joinpath("weights", "neural.npz")
     for name in BUILTIN:
         for option in BUILTIN.info(name).options:
             if option.name != "seconds":  # timed bots are slow to test, and not reproducible
                 value = option.default if option.default is not None else 1
+                value = shipped if option.name == "weights" else value  # a network file, not a number
                 make_bot(f"{name}:{option.name}={value}", seed=0)
         with pytest.raises(BotSpecError):
             make_bot(f"{name}:nosuchoption=1", seed=0)

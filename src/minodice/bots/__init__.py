@@ -84,6 +84,36 @@ def _ismcts(rng: random.Random, options: dict[str, str]) -> Bot:
     return IsmctsBot(rng, **_budget("ismcts", options))
 
 
+def _neural(rng: random.Random, options: dict[str, str]) -> Bot:
+    from .neural import NeuralBot
+
+    unknown = sorted(set(options) - {"weights"})
+    if unknown:
+        raise BotSpecError(f"the neural bot has no option {unknown[0]!r}: its one option is weights")
+    try:
+        return NeuralBot(rng, weights=options.get("weights"))
+    except ValueError as exc:
+        raise BotSpecError(f"neural: {exc}") from None
+
+
+def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
+    from .neural import NeuralSearchBot
+
+    rest = {k: v for k, v in options.items() if k not in ("weights", "prior")}
+    prior: float | None = None
+    if "prior" in options:
+        try:
+            prior = float(options["prior"])
+        except ValueError:
+            prior = -1.0
+        if not 0 <= prior <= 1:
+            raise BotSpecError(f"neural+search: prior must be a probability from 0 to 1, not {options['prior']!r}")
+    try:
+        return NeuralSearchBot(rng, weights=options.get("weights"), prior=prior, **_budget("neural+search", rest))
+    except ValueError as exc:
+        raise BotSpecError(f"neural+search: {exc}") from None
+
+
 def _oracle(rng: random.Random, options: dict[str, str]) -> Bot:
     from .oracle import OracleBot
 
@@ -224,6 +254,23 @@ BUILTIN = BuiltinBots((
             BotOption("per", D.DEFAULT_LEAF_PER, "playouts at each new leaf"),
             BotOption("c", D.DEFAULT_C, "the UCB1 exploration constant"),
             BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
+            *_SEARCH_MODEL,
+        ),
+    ),
+    BotInfo(
+        "neural", "plays the move its network, trained by self-play, finds likeliest (`minodice train`)", _neural,
+        (BotOption("weights", None, "a network file of `minodice train` instead of the shipped one"),),
+        instant=True,
+    ),
+    BotInfo(
+        "neural+search", "montecarlo over the moves its network finds plausible", _neural_search,
+        (
+            BotOption("prior", D.DEFAULT_NEURAL_PRIOR, "the least probability the network gives a move searched"),
+            BotOption("weights", None, "a network file of `minodice train` instead of the shipped one"),
+            BotOption("sims", D.DEFAULT_SIMS, "playouts per legal die"),
+            BotOption("per", D.DEFAULT_PER, "playouts per determinization"),
+            BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
+            BotOption("bid_per", D.DEFAULT_BID_PER, "playouts per determinization, bidding"),
             *_SEARCH_MODEL,
         ),
     ),

@@ -39,3 +39,5 @@ DEFAULT_C = 0.3
 POLICIES = ("greedy", "random")
 #: The default playout policy.
 DEFAULT_POLICY = POLICIES[0]
+#: `neural+search`: the least probability the network must give a move for the search to consider it.
+DEFAULT_NEURAL_PRIOR = 0.1

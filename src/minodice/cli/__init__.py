@@ -1,4 +1,4 @@
-"""The `minodice` command: one Typer app, one module per command group (play, records, bots, serve, tournament, table, odds, sheet).
+"""The `minodice` command: one Typer app, one module per command group (play, records, bots, review, train, serve, tournament, table, odds, sheet).
 
 A command loads only its own group: `minodice trick red:6 gray:flag` imports the table
 tools' module and builds their two commands, not the other ten, so the referee answers
@@ -26,6 +26,7 @@ COMMAND_GROUPS: dict[str, tuple[str, ...]] = {
     "records": ("verify", "replay"),
     "bots": ("explain", "bots"),
     "review": ("analyze",),
+    "train": ("train",),
     "serve": ("serve",),
     "tournament": ("tournament", "bot-check"),
     "table": ("advise", "trick"),

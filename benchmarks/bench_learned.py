@@ -1,0 +1,158 @@
+"""A candidate bot's strength the way the field measures it: duplicate 4-seat games in three table
+compositions, with paired 95 % intervals and its decision times; and the learning curve of a training run.
+
+Tables (one candidate against three others; every deal is played once per rotation, so the candidate
+sits in every seat with the same dice and faces — luck cancels):
+
+- ``greedy``:     the candidate and three `greedy`;
+- ``montecarlo``: the candidate and three `montecarlo` (default budgets);
+- ``mixed``:      the candidate, `greedy`, `montecarlo` and `ismcts`.
+
+The figure per table is the candidate's lead: its mean total minus the mean total of the other three
+seats, averaged over the rotations of a deal, with a t-interval over deals (paired by deal).
+
+    .venv/bin/python benchmarks/bench_learned.py neural --tables greedy,montecarlo,mixed --deals 100 --jobs 2
+    .venv/bin/python benchmarks/bench_learned.py --curve CHECKPOINTS --deals 40 --plot docs/learning-curve.png
+
+``--curve DIR`` reads a run of ``minodice train --checkpoints DIR``: its log (the lead over kernel greedy
+bots at every evaluation, 2,000 games each) and, for up to ``--points`` checkpoints spread over the run,
+plays the candidate ``neural:weights=CHECKPOINT`` against three `montecarlo` (``--deals`` each), then
+draws both curves against the decisions trained on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from minodice.tournament import TournamentConfig, entrants_from_specs, run_tournament
+
+TABLES: dict[str, tuple[str, ...]] = {
+    "greedy": ("greedy", "greedy", "greedy"),
+    "montecarlo": ("montecarlo", "montecarlo", "montecarlo"),
+    "mixed": ("greedy", "montecarlo", "ismcts"),
+}
+
+# t quantiles (two-sided 95 %) for small samples; 1.96 beyond.
+_T95 = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78, 6: 2.57, 8: 2.36, 10: 2.26, 15: 2.14, 20: 2.09, 30: 2.04, 60: 2.0}
+
+
+def t95(n: int) -> float:
+    """Two-sided 95 % t quantile for a mean of n values (conservative between table points)."""
+    if n >= 120:
+        return 1.96
+    return next((_T95[k] for k in sorted(_T95) if n <= k), 1.98)
+
+
+def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16, jobs: int = 1) -> dict:
+    """The candidate's lead over the other seats per game, its interval, and its decision times."""
+    specs = [candidate, *others]
+    config = TournamentConfig(entrants_from_specs(specs), games=deals * len(specs), seed=seed)
+    began = time.perf_counter()
+    outcome = run_tournament(config, jobs=jobs)
+    per_deal: dict[int, list[float]] = defaultdict(list)
+    decisions = 0
+    seconds = 0.0
+    slowest = 0.0
+    for game in outcome.results:
+        mine = [s for s in game.seats if s.entrant == 0]
+        rest = [s.total for s in game.seats if s.entrant != 0]
+        per_deal[game.deal].append(mine[0].total - statistics.fmean(rest))
+        decisions += mine[0].decisions
+        seconds += mine[0].seconds
+        slowest = max(slowest, mine[0].max_seconds)
+    leads = [statistics.fmean(v) for v in per_deal.values()]
+    mean = statistics.fmean(leads)
+    half = t95(len(leads)) * statistics.stdev(leads) / math.sqrt(len(leads)) if len(leads) > 1 else math.inf
+    return {
+        "candidate": candidate, "others": list(others), "deals": len(leads), "games": len(outcome.results),
+        "lead": round(mean, 2), "ci95": round(half, 2),
+        "decision_ms_mean": round(1000 * seconds / max(decisions, 1), 3), "decision_ms_max": round(1000 * slowest, 1),
+        "wall_seconds": round(time.perf_counter() - began, 1),
+    }
+
+
+def curve(directory: Path, deals: int, points: int, jobs: int, seed: int) -> list[dict]:
+    """The learning curve of a training run: its log, plus the lead over montecarlo at some checkpoints."""
+    log = [json.loads(line) for line in (directory / "log.jsonl").read_text().splitlines() if line.strip()]
+    if not log:
+        raise SystemExit(f"{directory}/log.jsonl is empty")
+    step = max(1, math.ceil(len(log) / points))
+    chosen = {e["update"] for e in log[step - 1 :: step]} | {log[-1]["update"]}
+    for entry in log:
+        if entry["update"] in chosen and deals > 0:
+            path = directory / f"update-{entry['update']:05d}.npz"
+            result = measure(f"neural:weights={path}", TABLES["montecarlo"], deals, seed=seed, jobs=jobs)
+            entry["montecarlo_lead"], entry["montecarlo_ci95"] = result["lead"], result["ci95"]
+            print(f"update {entry['update']:5d}: lead over montecarlo {result['lead']:+.1f} ± {result['ci95']:.1f}",
+                  flush=True)
+    return log
+
+
+def plot(log: list[dict], path: Path) -> None:
+    """Both curves against millions of decisions trained on (matplotlib, no screen)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.2), dpi=110)
+    x = [e["decisions"] / 1e6 for e in log]
+    ax.errorbar(x, [e["greedy_lead"] for e in log], yerr=[e["greedy_ci95"] for e in log], fmt="-o", ms=3,
+                label="lead over 3 greedy (kernel, 2,000 games)")
+    mc = [e for e in log if "montecarlo_lead" in e]
+    if mc:
+        ax.errorbar([e["decisions"] / 1e6 for e in mc], [e["montecarlo_lead"] for e in mc],
+                    yerr=[e["montecarlo_ci95"] for e in mc], fmt="-s", ms=4, capsize=3,
+                    label="lead over 3 montecarlo (engine, duplicate)")
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("decisions trained on (millions)")
+    ax.set_ylabel("points per game over the table")
+    ax.set_title("neural: learning curve (4 seats, 95 % intervals)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("candidate", nargs="?", default="neural", help="the candidate's bot spec")
+    ap.add_argument("--tables", default="greedy,montecarlo,mixed", help=f"comma-separated: {', '.join(TABLES)}")
+    ap.add_argument("--deals", type=int, default=100, help="deals per table (each played 4 times)")
+    ap.add_argument("--seed", type=int, default=16)
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes")
+    ap.add_argument("--save", help="append the results as JSON lines to this file")
+    ap.add_argument("--curve", type=Path, help="a checkpoints directory of `minodice train`")
+    ap.add_argument("--points", type=int, default=6, help="with --curve: checkpoints measured against montecarlo")
+    ap.add_argument("--plot", type=Path, help="with --curve: draw the curve to this .png")
+    args = ap.parse_args(argv)
+    if args.curve is not None:
+        log = curve(args.curve, args.deals, args.points, args.jobs, args.seed)
+        if args.save:
+            Path(args.save).write_text(json.dumps(log, indent=1))
+        if args.plot:
+            plot(log, args.plot)
+        return 0
+    for name in args.tables.split(","):
+        if name not in TABLES:
+            ap.error(f"unknown table {name!r}: choose from {', '.join(TABLES)}")
+        result = measure(args.candidate, TABLES[name], args.deals, seed=args.seed, jobs=args.jobs)
+        print(f"{args.candidate} vs {name:<10} lead {result['lead']:+7.1f} ± {result['ci95']:5.1f}   "
+              f"({result['deals']} deals, {result['games']} games; decision mean {result['decision_ms_mean']} ms, "
+              f"max {result['decision_ms_max']} ms; {result['wall_seconds']} s)", flush=True)
+        if args.save:
+            with open(args.save, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"table": name, **result}) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""The learned bot's network: features from the shared observation, and a small numpy MLP.
+
+One network plays every seat count: `features` places an S-seat observation
+(`minodice.encoding`) into the 6-seat layout (missing seats stay 0), scales
+counts to about [0, 1], drops what does not bear on a seat's own points (the
+running totals) or differs between how games take bids (who has bid so far,
+who bids next: the engine takes bids at once, the training envs in turn),
+and appends three derived numbers (tricks still needed, dice left, tricks
+left). `PolicyValueNet` maps features to action logits (masked to the legal
+actions) and the value of the position: the seat's expected points for the
+hand, in units of `VALUE_SCALE`. Plain numpy, float32: playing needs no
+deep-learning framework (the trainer, `minodice.learn`, adds the gradients).
+
+>>> import numpy as np
+>>> net = PolicyValueNet.initial(np.random.default_rng(0), hidden=(8, 8))
+>>> x = np.zeros((2, FEATURES), np.float32)
+>>> logits, value = net.forward(x)
+>>> logits.shape, value.shape
+((2, 16), (2,))
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..dice import MAX_SEATS
+from ..encoding import MAX_HANDS, NUM_ACTIONS, layout, observation_size
+
+__all__ = ["FEATURES", "VALUE_SCALE", "PolicyValueNet", "features", "masked_log_softmax", "masked_softmax"]
+
+#: Points per unit of the value head (hand scores are tens of points).
+VALUE_SCALE = 50.0
+#: Sections of the observation the network does not see (see the module docstring).
+_DROPPED = ("scores",)
+_BIDDING_ONLY_DROPPED = ("to_act", "bid_placed")
+_EXTRA = 3
+#: Length of the feature vector.
+FEATURES = observation_size(MAX_SEATS) + _EXTRA
+
+
+@functools.cache
+def _plan(seats: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, int]]:
+    """For `seats`: where each observation entry goes in the 6-seat layout, its scale,
+    the target positions zeroed while bidding, and each section's start in the source."""
+    src_at: dict[str, int] = {}
+    dst_at: dict[str, int] = {}
+    o = 0
+    for name, size in layout(seats):
+        src_at[name] = o
+        o += size
+    o = 0
+    for name, size in layout(MAX_SEATS):
+        dst_at[name] = o
+        o += size
+    where = np.empty(observation_size(seats), np.int64)
+    scale = np.ones(observation_size(seats), np.float32)
+    bidding_zero: list[int] = []
+    sizes6 = dict(layout(MAX_SEATS))
+    for name, size in layout(seats):
+        # Per-seat sections are blocks by relative seat, so entry i keeps its offset in the section:
+        # relative seat r's block lands in slot r of the 6-seat layout; slots beyond `seats` stay 0.
+        where[src_at[name] : src_at[name] + size] = np.arange(dst_at[name], dst_at[name] + size)
+        if name in ("dice", "bids", "won", "seen"):
+            scale[src_at[name] : src_at[name] + size] = 1.0 / MAX_HANDS
+        if name in _DROPPED:
+            scale[src_at[name] : src_at[name] + size] = 0.0
+        if name in _BIDDING_ONLY_DROPPED:
+            bidding_zero.extend(range(dst_at[name], dst_at[name] + sizes6[name]))
+    return where, scale, np.array(bidding_zero, np.int64), src_at
+
+
+def features(obs: np.ndarray, seats: int) -> np.ndarray:
+    """The network's input (float32 [B, FEATURES]) from observations [B, observation_size(seats)]."""
+    obs = np.asarray(obs, np.float32)
+    if obs.ndim == 1:
+        obs = obs[None, :]
+    where, scale, bidding_zero, src = _plan(seats)
+    out = np.zeros((obs.shape[0], FEATURES), np.float32)
+    out[:, where] = obs * scale
+    bidding = obs[:, src["phase"]] > 0
+    if bidding.any():
+        rows = np.flatnonzero(bidding)
+        out[np.ix_(rows, bidding_zero)] = 0.0
+    hand = obs[:, src["hand"] : src["hand"] + MAX_HANDS].argmax(axis=1) + 1
+    own_bid = obs[:, src["bids"]]
+    known = obs[:, src["bid_known"]] > 0
+    won_all = obs[:, src["won"] : src["won"] + seats]
+    base = FEATURES - _EXTRA
+    out[:, base] = np.where(known, own_bid - won_all[:, 0], 0.0) / MAX_HANDS  # tricks still needed
+    out[:, base + 1] = obs[:, src["dice"] : src["dice"] + 7].sum(axis=1) / MAX_HANDS  # dice left
+    out[:, base + 2] = (hand - won_all.sum(axis=1)) / MAX_HANDS  # tricks left
+    return out
+
+
+def masked_log_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Row-wise log-probabilities of the actions `mask` allows (0 elsewhere), exact even where a
+    probability underflows to 0 (so no log(0) reaches a gradient)."""
+    z = np.where(mask, logits, -np.inf)
+    top = z.max(axis=1, keepdims=True)
+    lse = top + np.log(np.exp(z - top).sum(axis=1, keepdims=True))
+    return np.where(mask, logits - lse, 0.0)
+
+
+def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of `logits` over the actions `mask` allows (0 elsewhere)."""
+    return np.where(mask, np.exp(masked_log_softmax(logits, mask)), 0.0)
+
+
+@dataclass
+class PolicyValueNet:
+    """A multilayer perceptron (ReLU) with a policy head (NUM_ACTIONS logits) and a value head.
+
+    `params` holds the weights in order: per hidden layer W, b; then the policy
+    head's W, b; then the value head's W, b. `meta` says how it was trained.
+    """
+
+    params: list[np.ndarray]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def initial(cls, rng: np.random.Generator, hidden: Sequence[int] = (128, 128)) -> PolicyValueNet:
+        """Fresh weights (He-scaled hidden layers, small heads so the first policy is near uniform)."""
+        sizes = [FEATURES, *hidden]
+        params: list[np.ndarray] = []
+        for a, b in itertools.pairwise(sizes):
+            params += [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32), np.zeros(b, np.float32)]
+        last = sizes[-1]
+        params += [(rng.standard_normal((last, NUM_ACTIONS)) * 0.01).astype(np.float32),
+                   np.zeros(NUM_ACTIONS, np.float32)]
+        params += [(rng.standard_normal((last, 1)) * 0.01).astype(np.float32), np.zeros(1, np.float32)]
+        return cls(params, {"hidden": list(hidden)})
+
+    @property
+    def layers(self) -> int:
+        """Number of hidden layers."""
+        return (len(self.params) - 4) // 2
+
+    def hidden(self, x: np.ndarray) -> list[np.ndarray]:
+        """The activations of every hidden layer for inputs `x` (kept for the gradients)."""
+        acts = []
+        h = x
+        for i in range(self.layers):
+            h = np.maximum(h @ self.params[2 * i] + self.params[2 * i + 1], 0.0)
+            acts.append(h)
+        return acts
+
+    def heads(self, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Logits [B, NUM_ACTIONS] and values [B] from the last hidden layer."""
+        p = self.params
+        return h @ p[-4] + p[-3], (h @ p[-2] + p[-1])[:, 0]
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Logits and values for features `x` [B, FEATURES]."""
+        return self.heads(self.hidden(x)[-1])
+
+    def best_actions(self, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The most likely legal action of each row."""
+        logits, _ = self.forward(x)
+        return np.where(mask, logits, -np.inf).argmax(axis=1)
+
+    def to_bytes(self) -> bytes:
+        """The weights and `meta` as an .npz file's bytes."""
+        buf = io.BytesIO()
+        arrays = {f"p{i}": a for i, a in enumerate(self.params)}
+        np.savez_compressed(buf, meta=np.array(json.dumps(self.meta)), **arrays)  # type: ignore[arg-type]
+        return buf.getvalue()
+
+    def save(self, path: Path) -> None:
+        """Write the weights to `path` (.npz)."""
+        Path(path).write_bytes(self.to_bytes())
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> PolicyValueNet:
+        """Weights saved by `to_bytes` (ValueError if they are not a network of this shape)."""
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                params = [z[f"p{i}"].astype(np.float32) for i in range(len(z.files) - 1)]
+        except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
+            raise ValueError(f"not a minodice network file ({exc})") from None
+        if len(params) < 6 or len(params) % 2 or params[0].shape[0] != FEATURES or params[-4].shape[1] != NUM_ACTIONS:
+            raise ValueError("not a minodice network of this version (its layer sizes do not fit)")
+        return cls(params, meta)
+
+    @classmethod
+    def load(cls, path: Path) -> PolicyValueNet:
+        """Weights written by `save`."""
+        return cls.from_bytes(Path(path).read_bytes())

@@ -1,0 +1,126 @@
+"""`neural` and `neural+search`: the learned bot, alone and as the prior of a search.
+
+`neural` plays the most likely legal action of a network trained by self-play.
+`neural+search` is `montecarlo` searching only the moves the network finds
+plausible (probability at least `prior`): the network prunes, the playouts
+decide among what is left (as a policy network prunes a game-tree search);
+when one move is left it is played without searching.
+
+The network (`bots.network`) reads the seat's own observation
+(`minodice.encoding`, so it sees only what the seat may see) and was trained
+by `minodice train` (`minodice.learn`); the weights shipped with the package
+are `weights/neural.npz`, and `weights=PATH` plays another file. Playing is
+a few small matrix products in numpy: well under a millisecond a decision.
+
+>>> from minodice.game import Game
+>>> view = Game(4, seed=3).observe(0)
+>>> NeuralBot().bid(view) in view.legal
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import random
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ..dice import Die
+from ..encoding import DICE, NUM_BIDS, action_mask, encode
+from ..view import View
+from .base import Bot
+from .defaults import DEFAULT_NEURAL_PRIOR
+from .montecarlo import MonteCarloBot, format_spec
+from .network import PolicyValueNet, features, masked_softmax
+
+__all__ = ["DEFAULT_WEIGHTS", "NeuralBot", "NeuralSearchBot", "load_network"]
+
+#: The shipped weights (package data).
+DEFAULT_WEIGHTS = "neural.npz"
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: str | None) -> PolicyValueNet:
+    if path is None:
+        data = resources.files(__package__).joinpath("weights", DEFAULT_WEIGHTS).read_bytes()
+        return PolicyValueNet.from_bytes(data)
+    return PolicyValueNet.load(Path(path))
+
+
+def load_network(path: str | Path | None = None) -> PolicyValueNet:
+    """The shipped network, or the one in file `path` (ValueError with the reason if it cannot be read)."""
+    try:
+        return _load(None if path is None else str(Path(path).expanduser()))
+    except FileNotFoundError:
+        raise ValueError(f"no network file at {path}") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read the network file {path}: {exc.strerror or exc}") from None
+
+
+class NeuralBot(Bot):
+    """Plays the network's most likely legal action (deterministic: the same view, the same choice)."""
+
+    name = "neural"
+
+    def __init__(self, rng: random.Random | None = None, *, weights: str | None = None) -> None:
+        super().__init__(rng)
+        self.weights = weights
+        self.net = load_network(weights)
+
+    def describe(self) -> str:
+        return self.name if self.weights is None else f"{self.name}:weights={self.weights}"
+
+    def scores(self, view: View) -> tuple[np.ndarray, np.ndarray, float]:
+        """The legal-action mask, the network's logits and its value (points) for `view`."""
+        obs = encode(view, sequential_bids=False)
+        x = features(obs, view.seats)
+        logits, value = self.net.forward(x)
+        return action_mask(view).astype(bool), logits[0], float(value[0])
+
+    def _choose(self, view: View) -> int:
+        mask, logits, _ = self.scores(view)
+        return int(np.where(mask, logits, -np.inf).argmax())
+
+    def bid(self, view: View) -> int:
+        return self._choose(view)
+
+    def roll(self, view: View) -> Die:
+        return DICE[self._choose(view) - NUM_BIDS]
+
+
+class NeuralSearchBot(MonteCarloBot):
+    """`montecarlo` over the moves the network gives at least `prior` probability (its budget options as montecarlo's)."""
+
+    name = "neural+search"
+
+    def __init__(self, rng: random.Random | None = None, *, weights: str | None = None, prior: float | None = None,
+                 **budget: int | float | str) -> None:
+        super().__init__(rng, **budget)  # type: ignore[arg-type]
+        self.network = NeuralBot(self.rng, weights=weights)
+        self.weights = weights
+        self.prior = DEFAULT_NEURAL_PRIOR if prior is None else float(prior)
+        extra = {"weights": weights, "prior": prior}
+        self._options = {**self._options, **{k: v for k, v in extra.items() if v is not None}}
+
+    def describe(self) -> str:
+        return format_spec(self.name, self._options)
+
+    def plausible(self, view: View) -> View:
+        """`view` with its legal moves cut to those the network finds plausible (the likeliest always kept)."""
+        mask, logits, _ = self.network.scores(view)
+        p = masked_softmax(logits[None, :], mask[None, :])[0]
+        keep = {int(a) for a in np.flatnonzero((p >= self.prior) & mask)} | {int(p.argmax())}
+        legal = [m for m in view.legal or () if (m if isinstance(m, int) else NUM_BIDS + m.index) in keep]
+        return dataclasses.replace(view, legal=tuple(legal))  # type: ignore[arg-type]
+
+    def bid(self, view: View) -> int:
+        narrowed = self.plausible(view)
+        if len(narrowed.legal or ()) == 1:
+            return int(narrowed.legal[0])  # type: ignore[index]
+        return super().bid(narrowed)
+
+    def roll(self, view: View) -> Die:
+        return super().roll(self.plausible(view))

@@ -1,0 +1,58 @@
+"""`minodice train`: train the learned bot by self-play (numpy; no deep-learning framework)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["register", "train"]
+
+
+def train(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the trained network (.npz); play it "
+                                      "with --bot neural:weights=PATH.")] = Path("neural.npz"),
+    seed: Annotated[int, typer.Option(help="Seed of the tables, the sampling and the first weights: the same seed "
+                                      "and --updates give the same network on this machine.")] = 0,
+    updates: Annotated[int | None, typer.Option(help="Updates to run (reproducible).", min=1)] = None,
+    minutes: Annotated[float | None, typer.Option(help="Or: train for this long (not reproducible).", min=0.01)] = None,
+    seats: Annotated[int, typer.Option(help="Players at the training tables.", min=3, max=6)] = 4,
+    checkpoints: Annotated[Path | None, typer.Option(help="Save a checkpoint and a log line (log.jsonl) here at "
+                                                     "every evaluation.")] = None,
+    every: Annotated[int, typer.Option(help="Updates between evaluations against greedy.", min=1)] = 10,
+    start: Annotated[Path | None, typer.Option("--from", help="Train on from this network instead of fresh "
+                                               "weights.")] = None,
+) -> None:
+    """Train the `neural` bot: PPO in self-play tables and against greedy bots, in the vector environment.
+
+    Prints, at every evaluation, the decisions trained on and the network's lead over greedy bots.
+    Exit status: 0 done; 2 an option or the --from file is wrong.
+    """
+    from ..bots.neural import load_network
+    from ..codes import printable
+    from ..learn import TrainConfig
+    from ..learn import train as run
+
+    if (updates is None) == (minutes is None):
+        typer.echo("error: give --updates (reproducible) or --minutes", err=True)
+        raise typer.Exit(2)
+    try:
+        net = load_network(start) if start is not None else None
+    except ValueError as exc:
+        typer.echo(printable(f"error: {exc}"), err=True)
+        raise typer.Exit(2) from None
+
+    def report(entry: dict) -> None:
+        typer.echo(f"update {entry['update']:5d}  {entry['decisions']:>11,} decisions  {entry['seconds']:7.0f} s  "
+                   f"lead over greedy {entry['greedy_lead']:+6.1f} ± {entry['greedy_ci95']:.1f}")
+
+    cfg = TrainConfig(seed=seed, seats=seats)
+    run(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every,
+        start=None if net is None else type(net)([p.copy() for p in net.params], dict(net.meta)), report=report)
+    typer.echo(f"wrote {out}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add `train` to the command-line app."""
+    app.command()(train)

@@ -1,0 +1,158 @@
+"""The learned bot: its features, its network's gradients, training that learns and repeats, the bot itself."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from minodice.bots import make_bot
+from minodice.bots.network import FEATURES, VALUE_SCALE, PolicyValueNet, features
+from minodice.bots.neural import NeuralBot, load_network
+from minodice.bots.runner import Match
+from minodice.encoding import MAX_HANDS, encode, layout
+from minodice.game import Game
+from minodice.learn import TrainConfig, Trainer, evaluate_vs_greedy
+from minodice.learn.ppo import Batch, gradients
+
+SMALL = TrainConfig(seed=3, hidden=(32, 32), selfplay_envs=32, greedy_envs=16, steps=48, minibatch=512)
+
+
+def _sections(seats: int) -> dict[str, tuple[int, int]]:
+    out, o = {}, 0
+    for name, size in layout(seats):
+        out[name] = (o, size)
+        o += size
+    return out
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_features_put_every_seat_in_its_slot_of_the_six_seat_layout(seats: int) -> None:
+    game = Game(seats, seed=11)
+    rng = random.Random(seats)
+    while not (game.hand >= 3 and (trick := game.observe(1).current_trick) is not None and trick.rolls):
+        game.apply(rng.choice(game.legal_actions()))  # into hand 3, a trick under way
+    src, dst = _sections(seats), _sections(6)
+    obs = encode(game.observe(1))
+    x = features(obs, seats)[0]
+    assert x.shape == (FEATURES,)
+    for name in ("won", "trick_face", "trick_die", "leader", "bids", "bid_known"):
+        (so, size), (do, _) = src[name], dst[name]
+        scale = 1 / MAX_HANDS if name in ("bids", "won") else 1
+        np.testing.assert_allclose(x[do : do + size], obs[so : so + size] * scale, err_msg=name)
+    do, size6 = dst["scores"]
+    assert not x[do : do + size6].any(), "the running totals are dropped"
+
+
+def test_features_hide_who_has_bid_while_bidding() -> None:
+    """The engine takes bids at once and the training tables in turn: the network must not tell them apart."""
+    game = Game(4, seed=5)
+    a = features(encode(game.observe(2), sequential_bids=True), 4)
+    b = features(encode(game.observe(2), sequential_bids=False), 4)
+    np.testing.assert_array_equal(a, b)
+
+
+def _loss(net: PolicyValueNet, batch: Batch, adv: np.ndarray, cfg: TrainConfig) -> float:
+    _, stats = gradients(net, batch, adv, cfg)
+    return stats["policy_loss"] - cfg.entropy_coef * stats["entropy"] + cfg.value_coef * stats["value_loss"]
+
+
+def test_gradients_match_finite_differences() -> None:
+    rng = np.random.default_rng(0)
+    net = PolicyValueNet.initial(rng, hidden=(6, 5))
+    net.params = [p.astype(np.float64) + rng.normal(0, 0.3, p.shape) for p in net.params]
+    n = 7
+    mask = rng.random((n, 16)) < 0.5
+    mask[:, 3] = True
+    action = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+    batch = Batch(x=rng.normal(size=(n, FEATURES)), mask=mask, action=action,
+                  logp=np.log(rng.uniform(0.05, 0.6, n)), value=np.zeros(n), ret=rng.normal(0, VALUE_SCALE, n))
+    adv = rng.normal(size=n)
+    cfg = dataclasses.replace(TrainConfig(), max_grad_norm=1e9, clip=10.0)  # no clipping: a smooth loss
+    grads, _ = gradients(net, batch, adv, cfg)
+    eps = 1e-6
+    for k in range(len(net.params)):
+        p = net.params[k]
+        for idx in list(np.ndindex(p.shape))[:: max(1, p.size // 6)]:
+            old = p[idx]
+            p[idx] = old + eps
+            up = _loss(net, batch, adv, cfg)
+            p[idx] = old - eps
+            down = _loss(net, batch, adv, cfg)
+            p[idx] = old
+            assert grads[k][idx] == pytest.approx((up - down) / (2 * eps), rel=1e-3, abs=1e-6), (k, idx)
+
+
+def test_training_is_reproducible_from_its_seed() -> None:
+    a, b = Trainer(SMALL), Trainer(SMALL)
+    for _ in range(2):
+        a.update()
+        b.update()
+    for p, q in zip(a.net.params, b.net.params):
+        np.testing.assert_array_equal(p, q)
+    c = Trainer(dataclasses.replace(SMALL, seed=4))
+    c.update()
+    assert any(not np.array_equal(p, q) for p, q in zip(a.net.params, c.net.params))
+
+
+def test_a_short_training_run_beats_random_clearly() -> None:
+    """Seconds of self-play: from a random-looking policy to a clear lead over random bots (and over itself untrained)."""
+    trainer = Trainer(SMALL)
+    before = evaluate_vs_greedy(trainer.net, 400, opponent="random", seed=99)
+    for _ in trainer.run(updates=40):
+        pass
+    after = evaluate_vs_greedy(trainer.net, 400, opponent="random", seed=99)
+    assert after["lead"] - after["ci95"] > 100, after
+    assert after["lead"] - before["lead"] > 100 + after["ci95"] + before["ci95"], (before, after)
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_the_shipped_network_plays_whole_games_at_every_table_size(seats: int) -> None:
+    game = Game(seats, seed=seats)
+    bots = {s: make_bot("neural" if s % 2 == 0 else "greedy", seed=s) for s in range(seats)}
+    match = Match(game, bots)
+    match.play()
+    assert game.over
+    assert not any(match.stats[s].faults for s in range(seats))
+
+
+def test_neural_bot_is_deterministic_and_sees_only_its_view() -> None:
+    game = Game(4, seed=21)
+    view = game.observe(0)
+    assert NeuralBot().bid(view) == NeuralBot().bid(view)
+    # Another seat's dice are not in seat 0's view, so they cannot change its choice.
+    assert encode(view).tobytes() == encode(game.observe(0)).tobytes()
+
+
+def test_weights_option_and_bad_files(tmp_path: Path) -> None:
+    trainer = Trainer(SMALL)
+    path = tmp_path / "net.npz"
+    trainer.net.save(path)
+    bot = make_bot(f"neural:weights={path}")
+    assert bot.describe() == f"neural:weights={path}"
+    with pytest.raises(ValueError, match="no network file"):
+        load_network(tmp_path / "missing.npz")
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a network")
+    with pytest.raises(ValueError, match="not a minodice network"):
+        load_network(junk)
+
+
+def test_train_command(tmp_path: Path) -> None:
+    out = tmp_path / "n.npz"
+    run = subprocess.run([sys.executable, "-m", "minodice.cli", "train", "--updates", "1", "--every", "1", "--out", str(out),
+                          "--checkpoints", str(tmp_path / "ck")], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "lead over greedy" in run.stdout
+    assert load_network(out).meta["updates"] == 1
+    assert (tmp_path / "ck" / "log.jsonl").read_text().count("\n") == 1
+    for args, message in ((["--updates", "1", "--minutes", "1"], "--updates"), ([], "--updates"),
+                          (["--updates", "1", "--from", str(tmp_path / "none.npz")], "no network file")):
+        bad = subprocess.run([sys.executable, "-m", "minodice.cli", "train", "--out", str(out), *args],
+                             capture_output=True, text=True, timeout=120)
+        assert bad.returncode == 2 and message in bad.stderr, bad.stderr
