@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from minodice.bots import make_bot
+from minodice.bots import BotSpecError, make_bot
 from minodice.bots.network import FEATURES, VALUE_SCALE, PolicyValueNet, features
 from minodice.bots.neural import NeuralBot, load_network
 from minodice.bots.runner import Match
@@ -156,3 +156,23 @@ def test_train_command(tmp_path: Path) -> None:
         bad = subprocess.run([sys.executable, "-m", "minodice.cli", "train", "--out", str(out), *args],
                              capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr
+
+
+def test_neural_search_searches_only_the_moves_the_network_finds_plausible() -> None:
+    from minodice.bots.neural import NeuralSearchBot
+
+    game = Game(4, seed=8)
+    view = game.observe(0)
+    pruned = NeuralSearchBot(random.Random(1), prior=0.1, bid_sims=64, sims=32)
+    allowed = set(pruned.plausible(view).legal or ())
+    assert 1 <= len(allowed) < len(view.legal or ())
+    choice = pruned.bid(view)
+    assert choice in allowed
+    expl = pruned.last_explanation
+    assert expl is not None and {c.choice for c in expl.choices} == allowed
+    everything = NeuralSearchBot(random.Random(1), prior=0.0, bid_sims=64, sims=32)
+    everything.bid(view)
+    assert everything.last_explanation is not None
+    assert [c.choice for c in everything.last_explanation.choices] == list(view.legal or ())
+    with pytest.raises(BotSpecError, match="prior"):
+        make_bot("neural+search:prior=2")

@@ -115,7 +115,7 @@ def explain(view: View, spec: str = "montecarlo", seed: object = 0) -> Explanati
     expl = getattr(bot, "last_explanation", None)
     if expl is None:
         raise ValueError(
-            f"the {bot.name} bot does not explain its decisions: use montecarlo or ismcts"
+            f"the {bot.name} bot does not explain its decisions: use montecarlo, ismcts, neural+search or oracle"
         )
     return expl
 

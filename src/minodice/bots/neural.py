@@ -33,7 +33,8 @@ from ..encoding import DICE, NUM_BIDS, action_mask, encode
 from ..view import View
 from .base import Bot
 from .defaults import DEFAULT_NEURAL_PRIOR
-from .montecarlo import MonteCarloBot, format_spec
+from .explain import ChoiceStat, Explanation
+from .montecarlo import MonteCarloBot, format_spec, seat_of
 from .network import PolicyValueNet, features, masked_softmax
 
 __all__ = ["DEFAULT_WEIGHTS", "NeuralBot", "NeuralSearchBot", "load_network"]
@@ -116,11 +117,24 @@ class NeuralSearchBot(MonteCarloBot):
         legal = [m for m in view.legal or () if (m if isinstance(m, int) else NUM_BIDS + m.index) in keep]
         return dataclasses.replace(view, legal=tuple(legal))  # type: ignore[arg-type]
 
+    def _only_plausible(self, view: View, move: int | Die) -> None:
+        """Say why a move was played without searching: the network found nothing else plausible."""
+        self.last_explanation = Explanation(
+            "bid" if isinstance(move, int) else "roll", seat_of(view), self.describe(),
+            (ChoiceStat(move, float("nan"), float("nan"), 0),), move,
+            note=f"the only move the network gives {self.prior:g} or more",
+        )
+
     def bid(self, view: View) -> int:
         narrowed = self.plausible(view)
-        if len(narrowed.legal or ()) == 1:
-            return int(narrowed.legal[0])  # type: ignore[index]
+        if len(narrowed.legal_bids) == 1:
+            self._only_plausible(view, narrowed.legal_bids[0])
+            return narrowed.legal_bids[0]
         return super().bid(narrowed)
 
     def roll(self, view: View) -> Die:
-        return super().roll(self.plausible(view))
+        narrowed = self.plausible(view)
+        if len(narrowed.legal_dice) == 1 and len(view.legal_dice) > 1:
+            self._only_plausible(view, narrowed.legal_dice[0])
+            return narrowed.legal_dice[0]
+        return super().roll(narrowed)
