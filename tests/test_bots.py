@@ -209,7 +209,7 @@ def test_builtin_help_states_the_bots_real_defaults() -> None:
     from minodice.bots.ismcts import DEFAULT_C, DEFAULT_ITERATIONS
     from minodice.bots.montecarlo import DEFAULT_BID_SIMS, DEFAULT_SIMS, MonteCarloBot
 
-    assert list(BUILTIN) == ["random", "greedy", "montecarlo", "ismcts"]
+    assert list(BUILTIN) == ["random", "greedy", "montecarlo", "ismcts", "neural", "neural+search", "oracle"]
     assert "greedy" in BUILTIN and "cmd" not in BUILTIN
     montecarlo = BUILTIN["montecarlo"][1]
     assert f"sims={DEFAULT_SIMS}," in montecarlo and f"bid_sims={DEFAULT_BID_SIMS}," in montecarlo

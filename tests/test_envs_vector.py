@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from minodice.bots.greedy import GreedyBot
+from minodice.bots.network import greedy_hints
 from minodice.envs import encoding as E
 from minodice.envs.table import Table
 from minodice.envs.vector import VectorTable
@@ -117,6 +118,8 @@ def check_decision(slot: EngineSlot, g: int, obs: np.ndarray, info: dict) -> Non
     assert same_bits(obs[g], table.observation(seat)), (g, obs[g] - table.observation(seat))
     assert info["action_mask"][g].tolist() == table.mask(seat).astype(bool).tolist(), g
     assert info["totals"][g].tolist() == table.game.totals, g
+    if "hints" in info:  # the learned bot's extra input: GreedyBot's estimates, from the kernel and the engine
+        np.testing.assert_allclose(info["hints"][g], greedy_hints(table.view(seat)), rtol=1e-5, atol=1e-6)
 
 
 def check_step(slot: EngineSlot, g: int, action: int, agents: tuple[int, ...], out: tuple) -> None:
@@ -137,7 +140,7 @@ def play_both(seats: int, rules: Rules, opponents: dict[int, str] | None, games:
               rng: np.random.Generator) -> int:
     """Play `games` slots through the vector table and the engine until each has ended a game; steps taken."""
     uniforms = rng.random((games, 3 * stream_size(1, seats)))
-    vt = VectorTable(games, seats, opponents, rules, uniforms=uniforms, final_obs=True)
+    vt = VectorTable(games, seats, opponents, rules, uniforms=uniforms, final_obs=True, hints=True)
     slots = [EngineSlot(seats, rules, dict(opponents or {}), StreamChance(uniforms[g].tolist()))
              for g in range(games)]
     obs, info = vt.reset()

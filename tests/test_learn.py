@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from minodice.bots import BotSpecError, make_bot
-from minodice.bots.network import FEATURES, VALUE_SCALE, PolicyValueNet, features
+from minodice.bots.network import FEATURES, VALUE_SCALE, PolicyValueNet, features, greedy_hints
 from minodice.bots.neural import NeuralBot, load_network
 from minodice.bots.runner import Match
 from minodice.encoding import MAX_HANDS, encode, layout
@@ -39,7 +39,7 @@ def test_features_put_every_seat_in_its_slot_of_the_six_seat_layout(seats: int) 
         game.apply(rng.choice(game.legal_actions()))  # into hand 3, a trick under way
     src, dst = _sections(seats), _sections(6)
     obs = encode(game.observe(1))
-    x = features(obs, seats)[0]
+    x = features(obs, seats, greedy_hints(game.observe(1)))[0]
     assert x.shape == (FEATURES,)
     for name in ("won", "trick_face", "trick_die", "leader", "bids", "bid_known"):
         (so, size), (do, _) = src[name], dst[name]
@@ -52,8 +52,9 @@ def test_features_put_every_seat_in_its_slot_of_the_six_seat_layout(seats: int) 
 def test_features_hide_who_has_bid_while_bidding() -> None:
     """The engine takes bids at once and the training tables in turn: the network must not tell them apart."""
     game = Game(4, seed=5)
-    a = features(encode(game.observe(2), sequential_bids=True), 4)
-    b = features(encode(game.observe(2), sequential_bids=False), 4)
+    hints = greedy_hints(game.observe(2))
+    a = features(encode(game.observe(2), sequential_bids=True), 4, hints)
+    b = features(encode(game.observe(2), sequential_bids=False), 4, hints)
     np.testing.assert_array_equal(a, b)
 
 

@@ -28,7 +28,7 @@ from ..rules import Rules
 from ..view import View
 from .base import Bot
 
-__all__ = ["GreedyBot", "trick_chance"]
+__all__ = ["GreedyBot", "bid_values", "roll_chances", "trick_chance"]
 
 _FACES: tuple[Face, ...] = tuple(Face)
 
@@ -84,6 +84,24 @@ def trick_chance(
     return total
 
 
+def bid_values(view: View) -> dict[int, float]:
+    """Each legal bid's expected hand score (bonuses aside), each die winning alone with its `die_strength`."""
+    strength = die_strength(view.seats, view.rules)
+    dist = trick_distribution([strength[d] for d in view.dice])
+    n = view.hand
+    return {b: sum(p * R.hand_score(b, t, n, 0, view.rules) for t, p in enumerate(dist))
+            for b in view.legal or () if isinstance(b, int)}
+
+
+def roll_chances(view: View) -> dict[Die, float]:
+    """Each legal die's chance to take the trick in progress (`trick_chance`, the unseen dice's odds)."""
+    trick = view.current_trick
+    rolled = tuple(r.face for r in trick.rolls) if trick is not None else ()
+    later = view.seats - len(rolled) - 1
+    odds = _unseen_face_odds(view)
+    return {d: trick_chance(d, rolled, later, odds, view.rules) for d in view.legal or () if isinstance(d, Die)}
+
+
 class GreedyBot(Bot):
     """Bids the score-maximising number of tricks for its dice; wins tricks while short, dumps dice after.
 
@@ -99,16 +117,11 @@ class GreedyBot(Bot):
         die_strength(view.seats, view.rules)
 
     def bid(self, view: View) -> int:
-        legal = [b for b in view.legal or () if isinstance(b, int)]
-        if not legal:
+        values = bid_values(view)
+        if not values:
             return 0
-        strength = die_strength(view.seats, view.rules)
-        chances = [strength[d] for d in view.dice]
-        dist = trick_distribution(chances)
-        n = view.hand
-        best, best_value = legal[0], float("-inf")
-        for b in legal:
-            value = sum(p * R.hand_score(b, t, n, 0, view.rules) for t, p in enumerate(dist))
+        best, best_value = next(iter(values)), float("-inf")
+        for b, value in values.items():
             if value > best_value + 1e-9:
                 best, best_value = b, value
         return best
@@ -120,12 +133,8 @@ class GreedyBot(Bot):
         seat = view.seat if view.seat is not None else 0
         bid = view.bids[seat]
         need = (bid if bid is not None else 0) - view.won[seat]
-        trick = view.current_trick
-        rolled = tuple(r.face for r in trick.rolls) if trick is not None else ()
-        later = view.seats - len(rolled) - 1
-        odds = _unseen_face_odds(view)
         strength = die_strength(view.seats, view.rules)
-        chance = {d: trick_chance(d, rolled, later, odds, view.rules) for d in legal}
+        chance = roll_chances(view)
         if need > 0:
             best = max(legal, key=lambda d: (chance[d], -strength[d]))
             if chance[best] >= 0.05 or need >= len(view.dice):

@@ -6,14 +6,18 @@ counts to about [0, 1], drops what does not bear on a seat's own points (the
 running totals) or differs between how games take bids (who has bid so far,
 who bids next: the engine takes bids at once, the training envs in turn),
 and appends three derived numbers (tricks still needed, dice left, tricks
-left). `PolicyValueNet` maps features to action logits (masked to the legal
+left) and GreedyBot's view of every legal action (`greedy_hints`: a bid's
+expected hand score, a die's chance to take the trick), so the network
+starts from a sound player's estimates and learns what they miss. `PolicyValueNet` maps features to action logits (masked to the legal
 actions) and the value of the position: the seat's expected points for the
 hand, in units of `VALUE_SCALE`. Plain numpy, float32: playing needs no
 deep-learning framework (the trainer, `minodice.learn`, adds the gradients).
 
 >>> import numpy as np
 >>> net = PolicyValueNet.initial(np.random.default_rng(0), hidden=(8, 8))
->>> x = np.zeros((2, FEATURES), np.float32)
+>>> x = features(np.zeros((2, 129), np.float32), 4, np.zeros((2, 16), np.float32))
+>>> x.shape == (2, FEATURES)
+True
 >>> logits, value = net.forward(x)
 >>> logits.shape, value.shape
 ((2, 16), (2,))
@@ -32,10 +36,14 @@ from typing import Any
 
 import numpy as np
 
-from ..dice import MAX_SEATS
-from ..encoding import MAX_HANDS, NUM_ACTIONS, layout, observation_size
+from ..dice import MAX_SEATS, Die
+from ..encoding import MAX_HANDS, NUM_ACTIONS, NUM_BIDS, layout, observation_size
+from ..view import View
+from .greedy import bid_values, roll_chances
 
-__all__ = ["FEATURES", "VALUE_SCALE", "PolicyValueNet", "features", "masked_log_softmax", "masked_softmax"]
+__all__ = [
+    "FEATURES", "VALUE_SCALE", "PolicyValueNet", "features", "greedy_hints", "masked_log_softmax", "masked_softmax",
+]
 
 #: Points per unit of the value head (hand scores are tens of points).
 VALUE_SCALE = 50.0
@@ -43,8 +51,8 @@ VALUE_SCALE = 50.0
 _DROPPED = ("scores",)
 _BIDDING_ONLY_DROPPED = ("to_act", "bid_placed")
 _EXTRA = 3
-#: Length of the feature vector.
-FEATURES = observation_size(MAX_SEATS) + _EXTRA
+#: Length of the feature vector: the 6-seat observation, the derived numbers, the greedy hints.
+FEATURES = observation_size(MAX_SEATS) + _EXTRA + NUM_ACTIONS
 
 
 @functools.cache
@@ -78,11 +86,27 @@ def _plan(seats: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, int
     return where, scale, np.array(bidding_zero, np.int64), src_at
 
 
-def features(obs: np.ndarray, seats: int) -> np.ndarray:
-    """The network's input (float32 [B, FEATURES]) from observations [B, observation_size(seats)]."""
+def greedy_hints(view: View) -> np.ndarray:
+    """GreedyBot's view of each legal action of `view`'s seat, by action id (float32 [NUM_ACTIONS]):
+    a bid's expected hand score, a die's chance to take the trick, 0 for the rest. The vector
+    environment computes the same in its kernel (`VectorTable(..., hints=True)`; a test holds them equal)."""
+    out = np.zeros(NUM_ACTIONS, np.float32)
+    if view.legal and isinstance(view.legal[0], Die):
+        for d, chance in roll_chances(view).items():
+            out[NUM_BIDS + d.index] = chance
+    elif view.legal:
+        for b, value in bid_values(view).items():
+            out[b] = value
+    return out
+
+
+def features(obs: np.ndarray, seats: int, hints: np.ndarray) -> np.ndarray:
+    """The network's input (float32 [B, FEATURES]) from observations [B, observation_size(seats)] and
+    the greedy hints [B, NUM_ACTIONS] of the same positions."""
     obs = np.asarray(obs, np.float32)
+    hints = np.asarray(hints, np.float32)
     if obs.ndim == 1:
-        obs = obs[None, :]
+        obs, hints = obs[None, :], hints[None, :]
     where, scale, bidding_zero, src = _plan(seats)
     out = np.zeros((obs.shape[0], FEATURES), np.float32)
     out[:, where] = obs * scale
@@ -94,10 +118,12 @@ def features(obs: np.ndarray, seats: int) -> np.ndarray:
     own_bid = obs[:, src["bids"]]
     known = obs[:, src["bid_known"]] > 0
     won_all = obs[:, src["won"] : src["won"] + seats]
-    base = FEATURES - _EXTRA
+    base = FEATURES - _EXTRA - NUM_ACTIONS
     out[:, base] = np.where(known, own_bid - won_all[:, 0], 0.0) / MAX_HANDS  # tricks still needed
     out[:, base + 1] = obs[:, src["dice"] : src["dice"] + 7].sum(axis=1) / MAX_HANDS  # dice left
     out[:, base + 2] = (hand - won_all.sum(axis=1)) / MAX_HANDS  # tricks left
+    out[:, base + 3 : base + 3 + NUM_BIDS] = hints[:, :NUM_BIDS] / VALUE_SCALE  # a bid's expected score
+    out[:, base + 3 + NUM_BIDS :] = hints[:, NUM_BIDS:]  # a die's chance to take the trick
     return out
 
 

@@ -35,7 +35,7 @@ from .base import Bot
 from .defaults import DEFAULT_NEURAL_PRIOR
 from .explain import ChoiceStat, Explanation
 from .montecarlo import MonteCarloBot, format_spec, seat_of
-from .network import PolicyValueNet, features, masked_softmax
+from .network import PolicyValueNet, features, greedy_hints, masked_softmax
 
 __all__ = ["DEFAULT_WEIGHTS", "NeuralBot", "NeuralSearchBot", "load_network"]
 
@@ -77,7 +77,7 @@ class NeuralBot(Bot):
     def scores(self, view: View) -> tuple[np.ndarray, np.ndarray, float]:
         """The legal-action mask, the network's logits and its value (points) for `view`."""
         obs = encode(view, sequential_bids=False)
-        x = features(obs, view.seats)
+        x = features(obs, view.seats, greedy_hints(view))
         logits, value = self.net.forward(x)
         return action_mask(view).astype(bool), logits[0], float(value[0])
 

@@ -92,6 +92,10 @@ class VectorTable:
     hook the equality tests replay through the engine). `final_obs`: also give
     ``info["final_obs"]`` float32 [num_envs, agent seats, size], each agent
     seat's game-over observation in the games that ended (zeros elsewhere).
+    `hints`: also give ``info["hints"]`` float32 [num_envs, 16], GreedyBot's
+    view of each legal action of the seat to act (a bid's expected hand score,
+    a die's chance to take the trick; 0 for the others): the learned bot's
+    extra input, equal to `bots.network.greedy_hints` of the engine's view.
     """
 
     def __init__(
@@ -104,6 +108,7 @@ class VectorTable:
         *,
         uniforms: np.ndarray | None = None,
         final_obs: bool = False,
+        hints: bool = False,
         **rule_options: Any,
     ) -> None:
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
@@ -124,7 +129,8 @@ class VectorTable:
         self._rules = tuple(int(x) for x in K.encode_rules(self.rules))
         self._layout = _layout(self.seats)
         self._pol = (_bits(codes == V.AGENT), _bits(codes == K.GREEDY))
-        self._strength = strength_array(self.seats, self.rules) if self._pol[1] else np.zeros(7)
+        self._hints = hints
+        self._strength = strength_array(self.seats, self.rules) if self._pol[1] or hints else np.zeros(7)
         self._final_seats = np.array(self.agent_seats if final_obs else (), dtype=np.int64)
         #: Each game's state, one row a game (fields: `sim.vector`): the host's knowledge (every
         #: seat's dice), not a seat's; read it, do not write it.
@@ -148,7 +154,7 @@ class VectorTable:
                        self._pol, self._rules, self._strength, self._layout, obs, mask, actor)
         self._started = True
         self._check_stream()
-        return obs, self._info(actor, mask)
+        return obs, self._with_hints(self._info(actor, mask), actor)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Apply one action id per game; returns (obs, rewards, terminated, truncated, info).
@@ -172,7 +178,7 @@ class VectorTable:
         if bad >= 0:
             raise self._illegal(int(bad), actions)
         self._check_stream()
-        info = self._info(actor, mask)
+        info = self._with_hints(self._info(actor, mask), actor)
         info["hand_over"] = hand_over
         info["final_totals"] = final_totals
         if final_obs.shape[0]:
@@ -188,6 +194,14 @@ class VectorTable:
         return out[0]
 
     # --- helpers ------------------------------------------------------------------------
+
+    def _with_hints(self, info: dict[str, Any], actor: np.ndarray) -> dict[str, Any]:
+        """`info`, with ``"hints"`` if the table was made with `hints` (see the class docstring)."""
+        if self._hints:
+            out = np.empty((self.num_envs, E.NUM_ACTIONS), dtype=np.float32)
+            V.hints_kernel(self.state, actor, self.seats, self._rules, self._strength, E.NUM_BIDS, out)
+            info["hints"] = out
+        return info
 
     def _check_stream(self) -> None:
         """With explicit `uniforms`: refuse to go on once a game has drawn past its row."""

@@ -173,7 +173,7 @@ class _Rollout:
         while True:
             seats = self.info["seat"]
             mask = self.info["action_mask"].astype(bool)
-            x = features(self.obs, self.table.seats)
+            x = features(self.obs, self.table.seats, self.info["hints"])
             logits, value = net.forward(x)
             logp_all = masked_log_softmax(logits, mask)
             p = np.where(mask, np.exp(logp_all), 0.0)
@@ -240,11 +240,11 @@ class Trainer:
         seats = cfg.seats
         self.rollouts: list[_Rollout] = []
         if cfg.selfplay_envs:
-            table = VectorTable(cfg.selfplay_envs, seats, seed=cfg.seed)
+            table = VectorTable(cfg.selfplay_envs, seats, seed=cfg.seed, hints=True)
             self.rollouts.append(_Rollout(table, np.ones(seats, bool), self.rng, cfg.seed))
         if cfg.greedy_envs:
             opponents = {s: "greedy" for s in range(1, seats)}
-            table = VectorTable(cfg.greedy_envs, seats, opponents=opponents, seed=cfg.seed + 1)
+            table = VectorTable(cfg.greedy_envs, seats, opponents=opponents, seed=cfg.seed + 1, hints=True)
             agent = np.zeros(seats, bool)
             agent[0] = True
             self.rollouts.append(_Rollout(table, agent, self.rng, cfg.seed + 1))
@@ -301,12 +301,12 @@ def evaluate_vs_greedy(net: PolicyValueNet, games: int = 2000, *, seats: int = 4
 
 
 def _evaluate(net: PolicyValueNet, games: int, seats: int, seed: int, opponent: str) -> dict[str, Any]:
-    table = VectorTable(games, seats, opponents={s: opponent for s in range(1, seats)}, seed=seed)
+    table = VectorTable(games, seats, opponents={s: opponent for s in range(1, seats)}, seed=seed, hints=True)
     obs, info = table.reset(seed=seed)
     done = np.zeros(games, bool)
     lead = np.zeros(games)
     while not done.all():
-        x = features(obs, seats)
+        x = features(obs, seats, info["hints"])
         a = net.best_actions(x, info["action_mask"].astype(bool))
         obs, _, terminated, _, info = table.step(a)
         new = terminated & ~done

@@ -57,10 +57,12 @@ __all__ = [
     "encode_rules",
     "finish_kernel",
     "greedy_bid",
+    "greedy_bid_values",
     "greedy_roll",
     "hand_score",
     "legal_mask",
     "play_hand",
+    "roll_chances",
     "seed_state",
     "simulate_kernel",
     "trick_bonus",
@@ -143,7 +145,8 @@ F_CHANCE = 11  # each kind's chance to take the trick (7)
 F_STRENGTH = 18  # GreedyBot's die_strength per kind (7)
 F_DIST = 25  # trick-count distribution (10)
 F_NEXT = 35  # (10)
-F_SIZE = 45
+F_BIDV = 45  # each bid's expected score, by greedy_bid_values (9)
+F_SIZE = 54
 
 S_BIDS = 5  # in `decode`'s state array: where the bids start (one per seat)
 
@@ -280,6 +283,20 @@ def hand_score(bid, won, dice, bonus, landlubber):
 @njit(cache=True, error_model="numpy")
 def greedy_bid(hs, fs, s, n, landlubber):
     """GreedyBot's bid for seat `s`: the best expected score, each die winning with its strength."""
+    greedy_bid_values(hs, fs, s, n, landlubber)
+    best = 0
+    best_value = -np.inf
+    for b in range(n + 1):
+        value = fs[F_BIDV + b]
+        if value > best_value + 1e-9:
+            best = b
+            best_value = value
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def greedy_bid_values(hs, fs, s, n, landlubber):
+    """Each bid b = 0..n's expected score for seat `s` as GreedyBot sees it, into fs[F_BIDV + b]."""
     dist = F_DIST
     nxt = F_NEXT
     fs[dist] = 1.0
@@ -296,16 +313,11 @@ def greedy_bid(hs, fs, s, n, landlubber):
             m += 1
             for t in range(m + 1):
                 fs[dist + t] = fs[nxt + t]
-    best = 0
-    best_value = -np.inf
     for b in range(n + 1):
         value = 0.0
         for t in range(m + 1):
             value += fs[dist + t] * hand_score(b, t, n, 0, landlubber)
-        if value > best_value + 1e-9:
-            best = b
-            best_value = value
-    return best
+        fs[F_BIDV + b] = value
 
 
 @njit(cache=True, error_model="numpy")
@@ -320,6 +332,14 @@ def greedy_roll(hs, fs, s, seats, k, legal, all_specials, flags_first):
     """
     if POP[legal] == 1:
         return KTH[legal, 0]
+    held = roll_chances(hs, fs, s, seats, k, legal, all_specials, flags_first)
+    return _greedy_decide(hs, fs, s, legal, held)
+
+
+@njit(cache=True, error_model="numpy")
+def roll_chances(hs, fs, s, seats, k, legal, all_specials, flags_first):
+    """Each legal kind's chance to take the trick for seat `s`, as GreedyBot sees it, into fs[F_CHANCE + d];
+    returns the number of dice the seat holds."""
     asf = all_specials - MINOTAUR
     for f in range(11):
         fs[F_ODDS + f] = 0.0
@@ -367,6 +387,12 @@ def greedy_roll(hs, fs, s, seats, k, legal, all_specials, flags_first):
                     threat += odds
             ch += DIST_P[d, j] * np.power(1.0 - threat, later)
         fs[F_CHANCE + d] = ch
+    return held
+
+
+@njit(cache=True, error_model="numpy")
+def _greedy_decide(hs, fs, s, legal, held):
+    """GreedyBot's choice among the kinds `legal` from their chances (fs[F_CHANCE + d]) and strengths."""
     chance = F_CHANCE
     strength = F_STRENGTH
     need = hs[H_BIDS + s] - hs[H_WON + s]

@@ -40,6 +40,8 @@ from ..dice import NUMBER_DICE, Die
 from ..jit import njit
 from ..rules import lead_after
 from .kernel import (
+    F_BIDV,
+    F_CHANCE,
     F_SIZE,
     F_STRENGTH,
     FACE_TABLE,
@@ -59,9 +61,11 @@ from .kernel import (
     deal,
     draw,
     greedy_bid,
+    greedy_bid_values,
     greedy_roll,
     hand_score,
     legal_mask,
+    roll_chances,
     seed_state,
     trick_bonus,
     trick_winner,
@@ -82,6 +86,7 @@ __all__ = [
     "actor_of",
     "encode_into",
     "game_seed",
+    "hints_kernel",
     "mask_into",
     "reset_kernel",
     "step_kernel",
@@ -471,3 +476,27 @@ def step_kernel(state, rng, stream, actions, seats, hands, pol, rules, strength,
         rng[g, 0], rng[g, 1], rng[g, 2], rng[g, 3] = st[0], st[1], st[2], st[3]
         state[g, V_POS] = st[4]
     return -1
+
+
+@njit(cache=True, error_model="numpy")
+def hints_kernel(state, actor, seats, rules, strength, num_bids, out):
+    """GreedyBot's view of each legal action of the seat to act in every game, into out [games, actions]:
+    while bidding, each bid's expected hand score; while rolling, each legal kind's chance to take the
+    trick (0 elsewhere). The learned bot's extra input (`bots.network.greedy_hints` on the engine side)."""
+    fs = _scratch(strength)
+    for g in range(state.shape[0]):
+        for a in range(out.shape[1]):
+            out[g, a] = 0.0
+        s = actor[g]
+        _, bidding = _turn(state[g, V_BIDS_IN], state[g, V_START], state[g, V_LEADER], state[g, V_K], seats)
+        n = state[g, V_N]
+        if bidding:
+            greedy_bid_values(state[g], fs, s, n, rules[0])
+            for b in range(n + 1):
+                out[g, b] = fs[F_BIDV + b]
+        else:
+            legal = legal_mask(state[g, H_MASKS + s], state[g, V_LEAD])
+            roll_chances(state[g], fs, s, seats, state[g, V_K], legal, rules[1], rules[2])
+            for d in range(7):
+                if (legal >> d) & 1:
+                    out[g, num_bids + d] = fs[F_CHANCE + d]
