@@ -15,9 +15,11 @@ seats, averaged over the rotations of a deal, with a t-interval over deals (pair
     .venv/bin/python benchmarks/bench_learned.py --curve CHECKPOINTS --deals 40 --plot docs/learning-curve.png
 
 ``--curve DIR`` reads a run of ``minodice train --checkpoints DIR``: its log (the lead over kernel greedy
-bots at every evaluation, 2,000 games each) and, for up to ``--points`` checkpoints spread over the run,
-plays the candidate ``neural:weights=CHECKPOINT`` against three `montecarlo` (``--deals`` each), then
-draws both curves against the decisions trained on.
+bots at every evaluation, 2,000 games each); for up to ``--points`` checkpoints spread over the run it
+plays ``neural:weights=CHECKPOINT`` against three `montecarlo` (``--deals`` each), and for up to
+``--selfplay-points`` it plays the run's last checkpoint against three copies of that checkpoint
+(``--selfplay-deals`` each: the strength against its own past); then it draws the curves against the
+decisions trained on.
 """
 
 from __future__ import annotations
@@ -79,16 +81,31 @@ def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16
     }
 
 
-def curve(directory: Path, deals: int, points: int, jobs: int, seed: int) -> list[dict]:
-    """The learning curve of a training run: its log, plus the lead over montecarlo at some checkpoints."""
+def _spread(log: list[dict], points: int) -> set[int]:
+    """About `points` updates spread over the log, the last one included."""
+    step = max(1, math.ceil(len(log) / max(points, 1)))
+    return {e["update"] for e in log[step - 1 :: step]} | {log[-1]["update"]}
+
+
+def curve(directory: Path, deals: int, points: int, jobs: int, seed: int, selfplay_deals: int = 50,
+          selfplay_points: int = 10) -> list[dict]:
+    """The learning curve of a training run: its log, the lead over montecarlo at some checkpoints, and the
+    last checkpoint's lead over earlier ones."""
     log = [json.loads(line) for line in (directory / "log.jsonl").read_text().splitlines() if line.strip()]
     if not log:
         raise SystemExit(f"{directory}/log.jsonl is empty")
-    step = max(1, math.ceil(len(log) / points))
-    chosen = {e["update"] for e in log[step - 1 :: step]} | {log[-1]["update"]}
+    last = directory / f"update-{log[-1]['update']:05d}.npz"
+    ckpt = {e["update"]: directory / f"update-{e['update']:05d}.npz" for e in log}
     for entry in log:
-        if entry["update"] in chosen and deals > 0:
-            path = directory / f"update-{entry['update']:05d}.npz"
+        if entry["update"] in _spread(log, selfplay_points) and selfplay_deals > 0:
+            past = f"neural:weights={ckpt[entry['update']]}"
+            result = measure(f"neural:weights={last}", (past, past, past), selfplay_deals, seed=seed, jobs=jobs)
+            entry["final_lead"], entry["final_ci95"] = result["lead"], result["ci95"]
+            print(f"update {entry['update']:5d}: the last network leads it by {result['lead']:+.1f} ± "
+                  f"{result['ci95']:.1f}", flush=True)
+    for entry in log:
+        if entry["update"] in _spread(log, points) and deals > 0:
+            path = ckpt[entry["update"]]
             result = measure(f"neural:weights={path}", TABLES["montecarlo"], deals, seed=seed, jobs=jobs)
             entry["montecarlo_lead"], entry["montecarlo_ci95"] = result["lead"], result["ci95"]
             print(f"update {entry['update']:5d}: lead over montecarlo {result['lead']:+.1f} ± {result['ci95']:.1f}",
@@ -112,6 +129,11 @@ def plot(log: list[dict], path: Path) -> None:
         ax.errorbar([e["decisions"] / 1e6 for e in mc], [e["montecarlo_lead"] for e in mc],
                     yerr=[e["montecarlo_ci95"] for e in mc], fmt="-s", ms=4, capsize=3,
                     label="lead over 3 montecarlo (engine, duplicate)")
+    past = [e for e in log if "final_lead" in e]
+    if past:
+        ax.errorbar([e["decisions"] / 1e6 for e in past], [e["final_lead"] for e in past],
+                    yerr=[e["final_ci95"] for e in past], fmt=":^", ms=4, capsize=3,
+                    label="the last network's lead over this checkpoint (3 copies)")
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel("decisions trained on (millions)")
     ax.set_ylabel("points per game over the table")
@@ -132,10 +154,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--save", help="append the results as JSON lines to this file")
     ap.add_argument("--curve", type=Path, help="a checkpoints directory of `minodice train`")
     ap.add_argument("--points", type=int, default=6, help="with --curve: checkpoints measured against montecarlo")
+    ap.add_argument("--selfplay-deals", type=int, default=50, help="with --curve: deals of the last network "
+                    "against each earlier checkpoint")
+    ap.add_argument("--selfplay-points", type=int, default=10, help="with --curve: checkpoints it meets")
     ap.add_argument("--plot", type=Path, help="with --curve: draw the curve to this .png")
     args = ap.parse_args(argv)
     if args.curve is not None:
-        log = curve(args.curve, args.deals, args.points, args.jobs, args.seed)
+        log = curve(args.curve, args.deals, args.points, args.jobs, args.seed, args.selfplay_deals,
+                    args.selfplay_points)
         if args.save:
             Path(args.save).write_text(json.dumps(log, indent=1))
         if args.plot:
