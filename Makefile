@@ -84,6 +84,7 @@ bench: $(VENV)/.stamp-test
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_records.py
 	$(BIN)/python benchmarks/bench_sim.py
+	$(BIN)/python benchmarks/bench_vector.py
 
 ## lighthouse: Lighthouse's accessibility and best-practices scores of the web client (installs Lighthouse 12 with npm)
 lighthouse: $(VENV)/.stamp-test

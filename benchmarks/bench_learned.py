@@ -113,17 +113,21 @@ def curve(directory: Path, deals: int, points: int, jobs: int, seed: int, selfpl
     return log
 
 
-def plot(log: list[dict], path: Path) -> None:
-    """Both curves against millions of decisions trained on (matplotlib, no screen)."""
+def plot(log: list[dict], path: Path, other: list[dict] | None = None, other_label: str = "") -> None:
+    """The curves against millions of decisions trained on (matplotlib, no screen); `other`: another run's
+    log, whose lead over greedy is drawn for comparison."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 4.2), dpi=110)
+    fig, ax = plt.subplots(figsize=(8, 5.2), dpi=110)
     x = [e["decisions"] / 1e6 for e in log]
     ax.errorbar(x, [e["greedy_lead"] for e in log], yerr=[e["greedy_ci95"] for e in log], fmt="-o", ms=3,
                 label="lead over 3 greedy (kernel, 2,000 games)")
+    if other:
+        ax.plot([e["decisions"] / 1e6 for e in other], [e["greedy_lead"] for e in other], "--", color="grey",
+                label=f"lead over 3 greedy, {other_label}")
     mc = [e for e in log if "montecarlo_lead" in e]
     if mc:
         ax.errorbar([e["decisions"] / 1e6 for e in mc], [e["montecarlo_lead"] for e in mc],
@@ -139,7 +143,7 @@ def plot(log: list[dict], path: Path) -> None:
     ax.set_ylabel("points per game over the table")
     ax.set_title("neural: learning curve (4 seats, 95 % intervals)")
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8)
     fig.tight_layout()
     fig.savefig(path)
 
@@ -158,14 +162,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "against each earlier checkpoint")
     ap.add_argument("--selfplay-points", type=int, default=10, help="with --curve: checkpoints it meets")
     ap.add_argument("--plot", type=Path, help="with --curve: draw the curve to this .png")
+    ap.add_argument("--replot", type=Path, help="draw the curve of a JSON saved by --curve --save (no games)")
+    ap.add_argument("--compare", help="with --plot: LOG.jsonl:LABEL, another run's log to draw beside it")
     args = ap.parse_args(argv)
-    if args.curve is not None:
-        log = curve(args.curve, args.deals, args.points, args.jobs, args.seed, args.selfplay_deals,
-                    args.selfplay_points)
+    if args.curve is not None or args.replot is not None:
+        if args.replot is not None:
+            log = json.loads(args.replot.read_text())
+        else:
+            log = curve(args.curve, args.deals, args.points, args.jobs, args.seed, args.selfplay_deals,
+                        args.selfplay_points)
         if args.save:
             Path(args.save).write_text(json.dumps(log, indent=1))
         if args.plot:
-            plot(log, args.plot)
+            other = None
+            if args.compare:
+                where, _, label = args.compare.partition(":")
+                other = [json.loads(line) for line in Path(where).read_text().splitlines() if line.strip()]
+            plot(log, args.plot, other, label)
         return 0
     for name in args.tables.split(","):
         if name not in TABLES:
