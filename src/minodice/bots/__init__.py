@@ -224,6 +224,14 @@ class BuiltinBots(Mapping[str, tuple[Factory, str]]):
 #: What the help says of a bot that `cheats` (see `BotInfo`).
 CHEATS = "cheats, sees every seat's dice"
 
+#: montecarlo's playout budget (neural+search searches with it too).
+_MONTECARLO_BUDGET = (
+    BotOption("sims", D.DEFAULT_SIMS, "playouts per legal die"),
+    BotOption("per", D.DEFAULT_PER, "playouts per determinization"),
+    BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
+    BotOption("bid_per", D.DEFAULT_BID_PER, "playouts per determinization, bidding"),
+)
+
 _SEARCH_MODEL = (
     BotOption("infer", D.DEFAULT_INFER, "trust in the other seats' bids and rolls as evidence (0: none)"),
     BotOption("ambition", D.DEFAULT_AMBITION, "points per bid for its own better play than the playouts' (0: off)"),
@@ -240,10 +248,7 @@ BUILTIN = BuiltinBots((
     BotInfo(
         "montecarlo", "simulates the hand for every bid and die", _montecarlo,
         (
-            BotOption("sims", D.DEFAULT_SIMS, "playouts per legal die"),
-            BotOption("per", D.DEFAULT_PER, "playouts per determinization"),
-            BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
-            BotOption("bid_per", D.DEFAULT_BID_PER, "playouts per determinization, bidding"),
+            *_MONTECARLO_BUDGET,
             *_SEARCH_MODEL,
         ),
     ),
@@ -267,10 +272,7 @@ BUILTIN = BuiltinBots((
         (
             BotOption("prior", D.DEFAULT_NEURAL_PRIOR, "the least probability the network gives a move searched"),
             BotOption("weights", None, "a network file of `minodice train` instead of the shipped one"),
-            BotOption("sims", D.DEFAULT_SIMS, "playouts per legal die"),
-            BotOption("per", D.DEFAULT_PER, "playouts per determinization"),
-            BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
-            BotOption("bid_per", D.DEFAULT_BID_PER, "playouts per determinization, bidding"),
+            *_MONTECARLO_BUDGET,
             *_SEARCH_MODEL,
         ),
     ),

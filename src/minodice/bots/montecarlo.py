@@ -78,6 +78,7 @@ __all__ = [
     "format_spec",
     "parse_budget",
     "rollout_scores",
+    "search_budget",
     "seat_of",
 ]
 
@@ -395,6 +396,20 @@ def parse_budget(
     return out
 
 
+def search_budget(
+    sims: int | None, per: int | None, bid_sims: int | None, bid_per: int | None, seconds: float | None
+) -> tuple[int | None, int, int | None, int]:
+    """A searching bot's (sims, per, bid_sims, bid_per): each value given, else its default; under a time
+    budget (`seconds`) a playout count left out stays None (the clock decides)."""
+    timed = seconds is not None
+    return (
+        sims if sims is not None or timed else DEFAULT_SIMS,
+        per if per is not None else DEFAULT_PER,
+        bid_sims if bid_sims is not None or timed else DEFAULT_BID_SIMS,
+        bid_per if bid_per is not None else DEFAULT_BID_PER,
+    )
+
+
 def format_spec(name: str, options: dict[str, int | float | str]) -> str:
     """The spec naming bot `name` with these options (`montecarlo:sims=200,seconds=0.5`): what `describe` shows.
 
@@ -429,11 +444,7 @@ class MonteCarloBot(Bot):
     ) -> None:
         super().__init__(rng)
         warm_simulator()
-        timed = seconds is not None
-        self.sims = sims if sims is not None or timed else DEFAULT_SIMS
-        self.per = per if per is not None else DEFAULT_PER
-        self.bid_sims = bid_sims if bid_sims is not None or timed else DEFAULT_BID_SIMS
-        self.bid_per = bid_per if bid_per is not None else DEFAULT_BID_PER
+        self.sims, self.per, self.bid_sims, self.bid_per = search_budget(sims, per, bid_sims, bid_per, seconds)
         self.seconds = seconds
         self.policy = policy
         self.infer = infer if infer is not None else DEFAULT_INFER

@@ -33,9 +33,9 @@ from ..game import Game
 from ..sim.playout import playout_values
 from ..view import View
 from .clairvoyance import ClairvoyantBot
-from .defaults import DEFAULT_AMBITION, DEFAULT_BID_PER, DEFAULT_BID_SIMS, DEFAULT_PER, DEFAULT_SIMS
+from .defaults import DEFAULT_AMBITION, DEFAULT_SIMS
 from .explain import ChoiceStat, Explanation
-from .montecarlo import format_spec, only_legal_roll, play_correction, seat_of, warm_simulator
+from .montecarlo import format_spec, only_legal_roll, play_correction, search_budget, seat_of, warm_simulator
 
 __all__ = ["OracleBot", "true_deal"]
 
@@ -101,11 +101,7 @@ class OracleBot(ClairvoyantBot):
     ) -> None:
         super().__init__(rng)
         warm_simulator()
-        timed = seconds is not None
-        self.sims = sims if sims is not None or timed else DEFAULT_SIMS
-        self.per = per if per is not None else DEFAULT_PER
-        self.bid_sims = bid_sims if bid_sims is not None or timed else DEFAULT_BID_SIMS
-        self.bid_per = bid_per if bid_per is not None else DEFAULT_BID_PER
+        self.sims, self.per, self.bid_sims, self.bid_per = search_budget(sims, per, bid_sims, bid_per, seconds)
         self.seconds = seconds
         self.policy = policy
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
