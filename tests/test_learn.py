@@ -153,7 +153,8 @@ def test_train_command(tmp_path: Path) -> None:
     assert load_network(out).meta["updates"] == 1
     assert (tmp_path / "ck" / "log.jsonl").read_text().count("\n") == 1
     for args, message in ((["--updates", "1", "--minutes", "1"], "--updates"), ([], "--updates"),
-                          (["--updates", "1", "--from", str(tmp_path / "none.npz")], "no network file")):
+                          (["--updates", "1", "--from", str(tmp_path / "none.npz")], "no network file"),
+                          (["--updates", "1", "--checkpoints", "/proc/no-such-dir"], "cannot make the folder")):
         bad = subprocess.run([sys.executable, "-m", "minodice.cli", "train", "--out", str(out), *args],
                              capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr

@@ -211,8 +211,8 @@ class PolicyValueNet:
             with np.load(io.BytesIO(data), allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
                 params = [z[f"p{i}"].astype(np.float32) for i in range(len(z.files) - 1)]
-        except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
-            raise ValueError(f"not a minodice network file ({exc})") from None
+        except (OSError, ValueError, KeyError, json.JSONDecodeError):
+            raise ValueError("not a minodice network file (expected the .npz that `minodice train` writes)") from None
         if len(params) < 6 or len(params) % 2 or params[0].shape[0] != FEATURES or params[-4].shape[1] != NUM_ACTIONS:
             raise ValueError("not a minodice network of this version (its layer sizes do not fit)")
         return cls(params, meta)

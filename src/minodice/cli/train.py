@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -39,7 +40,10 @@ def train(
         raise typer.Exit(2)
     try:
         net = load_network(start) if start is not None else None
-    except ValueError as exc:
+        _writable(out)
+        if checkpoints is not None:
+            _writable(checkpoints / "log.jsonl")
+    except (ValueError, OSError) as exc:
         typer.echo(printable(f"error: {exc}"), err=True)
         raise typer.Exit(2) from None
 
@@ -51,6 +55,16 @@ def train(
     run(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every,
         start=None if net is None else type(net)([p.copy() for p in net.params], dict(net.meta)), report=report)
     typer.echo(f"wrote {out}")
+
+
+def _writable(path: Path) -> None:
+    """Refuse, before any training, a place the result could not be written to (ValueError saying why)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"cannot make the folder {path.parent}: {exc.strerror or exc}") from None
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"cannot write {path}: permission denied")
 
 
 def register(app: typer.Typer) -> None:
