@@ -197,7 +197,8 @@ class PolicyValueNet:
         """The weights and `meta` as an .npz file's bytes."""
         buf = io.BytesIO()
         arrays = {f"p{i}": a for i, a in enumerate(self.params)}
-        np.savez_compressed(buf, meta=np.array(json.dumps(self.meta)), **arrays)  # type: ignore[arg-type]
+        save: Any = np.savez_compressed  # its stub types **arrays like its bool keyword allow_pickle
+        save(buf, meta=np.array(json.dumps(self.meta)), **arrays)
         return buf.getvalue()
 
     def save(self, path: Path) -> None:

@@ -25,6 +25,7 @@ import functools
 import random
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -98,8 +99,8 @@ class NeuralSearchBot(MonteCarloBot):
     name = "neural+search"
 
     def __init__(self, rng: random.Random | None = None, *, weights: str | None = None, prior: float | None = None,
-                 **budget: int | float | str) -> None:
-        super().__init__(rng, **budget)  # type: ignore[arg-type]
+                 **budget: Any) -> None:
+        super().__init__(rng, **budget)
         self.network = NeuralBot(self.rng, weights=weights)
         self.weights = weights
         self.prior = DEFAULT_NEURAL_PRIOR if prior is None else float(prior)
@@ -114,8 +115,11 @@ class NeuralSearchBot(MonteCarloBot):
         mask, logits, _ = self.network.scores(view)
         p = masked_softmax(logits[None, :], mask[None, :])[0]
         keep = {int(a) for a in np.flatnonzero((p >= self.prior) & mask)} | {int(p.argmax())}
-        legal = [m for m in view.legal or () if (m if isinstance(m, int) else NUM_BIDS + m.index) in keep]
-        return dataclasses.replace(view, legal=tuple(legal))  # type: ignore[arg-type]
+        legal: tuple[int, ...] | tuple[Die, ...] = (
+            tuple(b for b in view.legal_bids if b in keep) if view.legal_bids
+            else tuple(d for d in view.legal_dice if NUM_BIDS + d.index in keep)
+        )
+        return dataclasses.replace(view, legal=legal)
 
     def _only_plausible(self, view: View, move: int | Die) -> None:
         """Say why a move was played without searching: the network found nothing else plausible."""
