@@ -224,6 +224,9 @@ class BuiltinBots(Mapping[str, tuple[Factory, str]]):
 #: What the help says of a bot that `cheats` (see `BotInfo`).
 CHEATS = "cheats, sees every seat's dice"
 
+#: The learned bots' network file.
+_WEIGHTS = BotOption("weights", None, "a network file of `minodice train` instead of the shipped one")
+
 #: montecarlo's playout budget (neural+search searches with it too).
 _MONTECARLO_BUDGET = (
     BotOption("sims", D.DEFAULT_SIMS, "playouts per legal die"),
@@ -264,14 +267,14 @@ BUILTIN = BuiltinBots((
     ),
     BotInfo(
         "neural", "plays the move its network, trained by self-play, finds likeliest (`minodice train`)", _neural,
-        (BotOption("weights", None, "a network file of `minodice train` instead of the shipped one"),),
+        (_WEIGHTS,),
         instant=True,
     ),
     BotInfo(
         "neural+search", "montecarlo over the moves its network finds plausible", _neural_search,
         (
             BotOption("prior", D.DEFAULT_NEURAL_PRIOR, "the least probability the network gives a move searched"),
-            BotOption("weights", None, "a network file of `minodice train` instead of the shipped one"),
+            _WEIGHTS,
             *_MONTECARLO_BUDGET,
             *_SEARCH_MODEL,
         ),

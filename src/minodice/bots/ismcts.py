@@ -66,6 +66,7 @@ from .montecarlo import (
     BATCH,
     choose_bid,
     format_spec,
+    given_options,
     only_legal_roll,
     rollout_scores,
     seat_of,
@@ -277,16 +278,8 @@ class IsmctsBot(Bot):
         self.bid_per = DEFAULT_BID_PER
         self.seconds = seconds
         self.policy = policy
-        self._options: dict[str, int | float | str] = {
-            k: v
-            for k, v in (
-                ("sims", sims), ("per", per), ("c", c), ("bid_sims", bid_sims), ("seconds", seconds),
-                ("infer", infer), ("ambition", ambition),
-            )
-            if v is not None
-        }
-        if policy != "greedy":
-            self._options["policy"] = policy
+        self._options = given_options(sims=sims, per=per, c=c, bid_sims=bid_sims, seconds=seconds, infer=infer,
+                                      ambition=ambition, policy=policy)
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
         self._cache: dict = {}  # the greedy model's choices, for inference within a hand

@@ -64,6 +64,7 @@ from .defaults import (  # the defaults live where the CLI's help can read them 
     DEFAULT_BID_SIMS,
     DEFAULT_INFER,
     DEFAULT_PER,
+    DEFAULT_POLICY,
     DEFAULT_SIMS,
 )
 from .explain import ChoiceStat, Explanation
@@ -76,6 +77,7 @@ __all__ = [
     "evaluate_bids",
     "evaluate_rolls",
     "format_spec",
+    "given_options",
     "parse_budget",
     "rollout_scores",
     "search_budget",
@@ -410,6 +412,16 @@ def search_budget(
     )
 
 
+def given_options(**given: int | float | str | None) -> dict[str, int | float | str]:
+    """The options a searching bot was made with, as its spec names them: those given, and `policy`
+    only when it is not the default (what `describe` shows through `format_spec`).
+
+    >>> given_options(sims=200, per=None, policy="greedy", ambition=0.0)
+    {'sims': 200, 'ambition': 0.0}
+    """
+    return {k: v for k, v in given.items() if v is not None and not (k == "policy" and v == DEFAULT_POLICY)}
+
+
 def format_spec(name: str, options: dict[str, int | float | str]) -> str:
     """The spec naming bot `name` with these options (`montecarlo:sims=200,seconds=0.5`): what `describe` shows.
 
@@ -449,12 +461,8 @@ class MonteCarloBot(Bot):
         self.policy = policy
         self.infer = infer if infer is not None else DEFAULT_INFER
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
-        given = {
-            "sims": sims, "per": per, "bid_sims": bid_sims, "bid_per": bid_per, "seconds": seconds,
-            "policy": policy if policy != "greedy" else None, "infer": infer,
-            "ambition": ambition,
-        }
-        self._options: dict[str, int | float | str] = {k: v for k, v in given.items() if v is not None}
+        self._options = given_options(sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per, seconds=seconds,
+                                      policy=policy, infer=infer, ambition=ambition)
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
         self._cache: dict = {}  # the greedy model's choices, for inference within a hand

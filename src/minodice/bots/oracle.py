@@ -35,7 +35,15 @@ from ..view import View
 from .clairvoyance import ClairvoyantBot
 from .defaults import DEFAULT_AMBITION, DEFAULT_SIMS
 from .explain import ChoiceStat, Explanation
-from .montecarlo import format_spec, only_legal_roll, play_correction, search_budget, seat_of, warm_simulator
+from .montecarlo import (
+    format_spec,
+    given_options,
+    only_legal_roll,
+    play_correction,
+    search_budget,
+    seat_of,
+    warm_simulator,
+)
 
 __all__ = ["OracleBot", "true_deal"]
 
@@ -105,11 +113,8 @@ class OracleBot(ClairvoyantBot):
         self.seconds = seconds
         self.policy = policy
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
-        given = {
-            "sims": sims, "per": per, "bid_sims": bid_sims, "bid_per": bid_per, "seconds": seconds,
-            "policy": policy if policy != "greedy" else None, "ambition": ambition,
-        }
-        self._options: dict[str, int | float | str] = {k: v for k, v in given.items() if v is not None}
+        self._options = given_options(sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per, seconds=seconds,
+                                      policy=policy, ambition=ambition)
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
 
