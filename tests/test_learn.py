@@ -142,6 +142,11 @@ def test_weights_option_and_bad_files(tmp_path: Path) -> None:
     junk.write_bytes(b"not a network")
     with pytest.raises(ValueError, match="not a minodice network"):
         load_network(junk)
+    huge = tmp_path / "huge.npz"
+    with huge.open("wb") as f:
+        f.truncate(65 << 20)  # sparse: no disk used
+    with pytest.raises(ValueError, match="larger than 64 MB"):
+        load_network(huge)
 
 
 def test_train_command(tmp_path: Path) -> None:

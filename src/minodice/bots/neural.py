@@ -38,10 +38,12 @@ from .explain import ChoiceStat, Explanation
 from .montecarlo import MonteCarloBot, format_spec, seat_of
 from .network import PolicyValueNet, features, greedy_hints, masked_softmax
 
-__all__ = ["DEFAULT_WEIGHTS", "NeuralBot", "NeuralSearchBot", "load_network"]
+__all__ = ["DEFAULT_WEIGHTS", "MAX_NETWORK_BYTES", "NeuralBot", "NeuralSearchBot", "load_network"]
 
 #: The shipped weights (package data).
 DEFAULT_WEIGHTS = "neural.npz"
+#: A network file larger than this is refused unread (the shipped one is 0.16 MB).
+MAX_NETWORK_BYTES = 64 << 20
 
 
 @functools.lru_cache(maxsize=8)
@@ -49,7 +51,10 @@ def _load(path: str | None) -> PolicyValueNet:
     if path is None:
         data = resources.files(__package__).joinpath("weights", DEFAULT_WEIGHTS).read_bytes()
         return PolicyValueNet.from_bytes(data)
-    return PolicyValueNet.load(Path(path))
+    file = Path(path)
+    if file.stat().st_size > MAX_NETWORK_BYTES:
+        raise ValueError(f"{path} is larger than {MAX_NETWORK_BYTES >> 20} MB: not a network of minodice train")
+    return PolicyValueNet.load(file)
 
 
 def load_network(path: str | Path | None = None) -> PolicyValueNet:
