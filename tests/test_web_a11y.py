@@ -352,7 +352,7 @@ def test_score_sheet_page(server: ServerProcess, page: Any, audit: Audit) -> Non
         page.fill(f"#won-{i}", "1" if i == 0 else "0")
     page.fill("#griffins-0", "1")
     page.click("#add-hand")
-    page.wait_for_function("document.querySelectorAll('#pad-table tbody tr').length === 1")
+    page.wait_for_function("document.querySelectorAll('#pad-table tbody tr th').length === 1")
     page.click("#ref-form button[type=submit]")
     page.wait_for_function("document.getElementById('ref-result').textContent.trim() !== ''")
     audit("sheet page, a hand and a trick")

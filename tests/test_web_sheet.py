@@ -55,6 +55,11 @@ def _enter(page: Any, lines: list[tuple[int, int]], griffins: dict[int, int] | N
         page.fill(f"#griffins-{i}", str(n))
 
 
+def _wait_for_hands(page: Any, n: int) -> None:
+    """Wait until the sheet shows n entered hands (rows with a hand number; the empty sheet's placeholder row has none)."""
+    page.wait_for_function(f"document.querySelectorAll('#pad-table tbody tr th').length === {n}")
+
+
 def _cells(page: Any, row: int) -> list[str]:
     return [c.strip() for c in page.locator(f"#pad-table tbody tr:nth-child({row}) td strong").all_text_contents()]
 
@@ -87,8 +92,8 @@ def test_the_score_sheet_page(server: str, browser: Any) -> None:
     # Hand 1: Ana bids 1 and wins it. Hand 2: Ben makes 1 with a +30.
     _enter(page, [(1, 1), (0, 0), (0, 0)])
     page.click("#add-hand")
-    page.wait_for_function("document.querySelectorAll('#pad-table tbody tr').length === 1 && "
-                           "document.getElementById('hand-title').textContent.includes('Hand 2')")
+    _wait_for_hands(page, 1)
+    page.wait_for_function("document.getElementById('hand-title').textContent.includes('Hand 2')")
     _enter(page, [(1, 0), (1, 1), (0, 1)], griffins={1: 1})
     page.click("#add-hand")
     page.wait_for_function("document.getElementById('hand-title').textContent.includes('Hand 3')")
@@ -125,10 +130,10 @@ def test_the_score_sheet_page(server: str, browser: Any) -> None:
 
     # Undo: hand 2 comes off the sheet and back into the form.
     page.click("#undo-hand")
-    page.wait_for_function("document.querySelectorAll('#pad-table tbody tr').length === 1")
+    _wait_for_hands(page, 1)
     assert page.input_value("#griffins-1") == "1" and _totals(page) == ["20", "10", "10"]
     page.click("#add-hand")
-    page.wait_for_function("document.querySelectorAll('#pad-table tbody tr').length === 2")
+    _wait_for_hands(page, 2)
     stored = json.loads(page.evaluate("localStorage.getItem('minodice.sheet')"))
     assert len(stored["sheet"]["hands"]) == 2
 
@@ -227,7 +232,7 @@ def test_the_french_page_refuses_and_referees_in_french(server: str, browser: An
     # A refusal naming two players: the names are joined the French way.
     _enter(page, [(1, 1), (0, 0), (0, 0)])
     page.click("#add-hand")
-    page.wait_for_function("document.querySelectorAll('#pad-table tbody tr').length === 1")
+    _wait_for_hands(page, 1)
     _enter(page, [(1, 1), (1, 1), (0, 0)])
     page.check("#mermaid-0")
     page.check("#mermaid-1")
