@@ -78,6 +78,8 @@ def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16
         "lead": round(mean, 2), "ci95": round(half, 2),
         "decision_ms_mean": round(1000 * seconds / max(decisions, 1), 3), "decision_ms_max": round(1000 * slowest, 1),
         "wall_seconds": round(time.perf_counter() - began, 1),
+        # The lead per deal, so two candidates measured on the same seed can be compared deal by deal.
+        "per_deal": {str(deal): round(statistics.fmean(v), 3) for deal, v in sorted(per_deal.items())},
     }
 
 

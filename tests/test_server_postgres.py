@@ -26,9 +26,11 @@ def test_server_game_on_postgres_survives_a_kill(pg_url: str, tmp_path: Path) ->
             code, token = body["table"]["code"], body["token"]
             start(http, code, body["host_token"])
             ana = Player(srv.ws_base, code, token)
-            # Hand 2 and Ana's own view says she must act: nothing moves until she does.
+            # Hand 2 and Ana must act on a state she has not acted on yet: nothing moves until she does.
+            # (A state can still ask her to act while her answer is on its way; stopping there would let
+            # the game move on after `before` is taken.)
             play_out([ana], stop=lambda: ana.state["view"]["hand"] >= 2 and ana.state["to_act"] == [0]
-                     and bool(ana.state["view"].get("legal")))
+                     and ana.must_act() and ana.acted_on != ana.progress())
             ana.pump(0.2)
             before = ana.state["view"]
         srv.kill()

@@ -27,6 +27,7 @@ def test_kill_mid_hand_and_resume(tmp_path: Path) -> None:
                 [ana, bo],
                 stop=lambda: ana.state["view"]["hand"] >= 3
                 and ana.state["to_act"] == [0]
+                and ana.acted_on != ana.progress()  # her answer is not on its way
                 and any(tr["rolls"] for tr in ana.state["view"]["tricks"]),
             )
             ana.pump(0.2)

@@ -123,7 +123,8 @@ def test_reconnect_finds_the_game_where_it_was(http: httpx.Client, server: Serve
     ana = Player(server.ws_base, t["code"], t["tokens"][0])
     bo = Player(server.ws_base, t["code"], t["tokens"][2])
     # stop where only the two people can move (the bots wait for them): nothing changes meanwhile
-    play_out([ana, bo], stop=lambda: ana.state["view"]["hand"] >= 3 and ana.state["to_act"] == [0])
+    play_out([ana, bo], stop=lambda: ana.state["view"]["hand"] >= 3 and ana.state["to_act"] == [0]
+             and ana.acted_on != ana.progress())  # and her answer is not on its way
     ana.pump(0.2)
     assert ana.state["to_act"] == [0]
     before = ana.state["view"]
