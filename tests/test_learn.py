@@ -16,7 +16,7 @@ from minodice.bots.network import FEATURES, VALUE_SCALE, PolicyValueNet, feature
 from minodice.bots.neural import NeuralBot, load_network
 from minodice.bots.runner import Match
 from minodice.encoding import MAX_HANDS, encode, layout
-from minodice.game import Game
+from minodice.game import Bid, Game, Roll
 from minodice.learn import TrainConfig, Trainer, evaluate_vs_greedy
 from minodice.learn.ppo import Batch, gradients
 
@@ -183,3 +183,48 @@ def test_neural_search_searches_only_the_moves_the_network_finds_plausible() -> 
     assert [c.choice for c in everything.last_explanation.choices] == list(view.legal or ())
     with pytest.raises(BotSpecError, match="prior"):
         make_bot("neural+search:prior=2")
+
+
+def _roll_the_network_narrows(seed: int = 3) -> tuple[Game, list]:
+    """A game (greedy everywhere) stopped where seat 0 must roll and the network rules out some legal dice."""
+    from minodice.bots.greedy import GreedyBot
+    from minodice.bots.neural import NeuralSearchBot
+
+    narrowing = NeuralSearchBot(random.Random(0), prior=0.1)
+    greedy = GreedyBot(random.Random(seed))
+    game = Game(4, seed=seed)
+    while not game.over:
+        seat = game.to_act()[0]
+        view = game.observe(seat)
+        if seat == 0 and len(view.legal_dice) > 2:
+            allowed = narrowing.plausible(view).legal or ()
+            if len(allowed) < len(view.legal_dice):
+                return game, list(allowed)
+        game.apply(Bid(seat, greedy.bid(view)) if view.legal_bids else Roll(seat, greedy.roll(view)))
+    raise AssertionError("no roll position where the network narrows the dice")
+
+
+@pytest.mark.parametrize("guide", ["both", "bids", "rolls"])
+def test_neural_search_guide_chooses_the_decisions_the_network_narrows(guide: str) -> None:
+    from minodice.bots.neural import NeuralSearchBot
+
+    bot = make_bot(f"neural+search:guide={guide},bid_sims=64,sims=32", seed=1)
+    assert isinstance(bot, NeuralSearchBot) and f"guide={guide}" in bot.describe()
+    assert make_bot(bot.describe()).describe() == bot.describe()  # the spec it shows makes the same bot
+    bid_view = Game(4, seed=8).observe(0)
+    bot.bid(bid_view)
+    assert bot.last_explanation is not None
+    searched_bids = {c.choice for c in bot.last_explanation.choices}
+    narrowed_bids = set(bot.plausible(bid_view).legal or ())
+    assert searched_bids == (set(bid_view.legal_bids) if guide == "rolls" else narrowed_bids)
+    game, allowed = _roll_the_network_narrows()
+    view = game.observe(0)
+    bot.roll(view)
+    assert bot.last_explanation is not None
+    searched_dice = [c.choice for c in bot.last_explanation.choices]
+    if guide == "bids":
+        assert searched_dice == list(view.legal_dice)
+    else:
+        assert set(searched_dice) <= set(allowed) and len(searched_dice) >= 1
+    with pytest.raises(BotSpecError, match="guide must be both, bids or rolls, not 'all'"):
+        make_bot("neural+search:guide=all")

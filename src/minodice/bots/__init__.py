@@ -99,7 +99,7 @@ def _neural(rng: random.Random, options: dict[str, str]) -> Bot:
 def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
     from .neural import NeuralSearchBot
 
-    rest = {k: v for k, v in options.items() if k not in ("weights", "prior")}
+    rest = {k: v for k, v in options.items() if k not in ("weights", "prior", "guide")}
     prior: float | None = None
     if "prior" in options:
         try:
@@ -109,7 +109,8 @@ def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
         if not 0 <= prior <= 1:
             raise BotSpecError(f"neural+search: prior must be a probability from 0 to 1, not {options['prior']!r}")
     try:
-        return NeuralSearchBot(rng, weights=options.get("weights"), prior=prior, **_budget("neural+search", rest))
+        return NeuralSearchBot(rng, weights=options.get("weights"), prior=prior, guide=options.get("guide"),
+                               **_budget("neural+search", rest))
     except ValueError as exc:
         raise BotSpecError(f"neural+search: {exc}") from None
 
@@ -274,6 +275,8 @@ BUILTIN = BuiltinBots((
         "neural+search", "montecarlo over the moves its network finds plausible", _neural_search,
         (
             BotOption("prior", D.DEFAULT_NEURAL_PRIOR, "the least probability the network gives a move searched"),
+            BotOption("guide", D.DEFAULT_NEURAL_GUIDE,
+                      f"the decisions the network narrows: {'/'.join(D.NEURAL_GUIDES)} (the others search every move)"),
             _WEIGHTS,
             *_MONTECARLO_BUDGET,
             *_SEARCH_MODEL,

@@ -41,3 +41,7 @@ POLICIES = ("greedy", "random")
 DEFAULT_POLICY = POLICIES[0]
 #: `neural+search`: the least probability the network must give a move for the search to consider it.
 DEFAULT_NEURAL_PRIOR = 0.1
+#: `neural+search`: which decisions the network narrows before the search, the default first.
+NEURAL_GUIDES = ("both", "bids", "rolls")
+#: `neural+search`: the default of `guide`.
+DEFAULT_NEURAL_GUIDE = NEURAL_GUIDES[0]

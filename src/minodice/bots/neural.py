@@ -33,7 +33,7 @@ from ..dice import Die
 from ..encoding import DICE, NUM_BIDS, action_mask, encode
 from ..view import View
 from .base import Bot
-from .defaults import DEFAULT_NEURAL_PRIOR
+from .defaults import DEFAULT_NEURAL_GUIDE, DEFAULT_NEURAL_PRIOR, NEURAL_GUIDES
 from .explain import ChoiceStat, Explanation
 from .montecarlo import MonteCarloBot, format_spec, seat_of
 from .network import PolicyValueNet, features, greedy_hints, masked_softmax
@@ -104,12 +104,16 @@ class NeuralSearchBot(MonteCarloBot):
     name = "neural+search"
 
     def __init__(self, rng: random.Random | None = None, *, weights: str | None = None, prior: float | None = None,
-                 **budget: Any) -> None:
+                 guide: str | None = None, **budget: Any) -> None:
         super().__init__(rng, **budget)
+        if guide is not None and guide not in NEURAL_GUIDES:
+            raise ValueError(f"guide must be {', '.join(NEURAL_GUIDES[:-1])} or {NEURAL_GUIDES[-1]}, not {guide!r}")
         self.network = NeuralBot(self.rng, weights=weights)
         self.weights = weights
         self.prior = DEFAULT_NEURAL_PRIOR if prior is None else float(prior)
-        extra = {"weights": weights, "prior": prior}
+        #: Which decisions the network narrows ("both", "bids" or "rolls"); the others search every move.
+        self.guide = DEFAULT_NEURAL_GUIDE if guide is None else guide
+        extra = {"weights": weights, "prior": prior, "guide": guide}
         self._options = {**self._options, **{k: v for k, v in extra.items() if v is not None}}
 
     def describe(self) -> str:
@@ -135,6 +139,8 @@ class NeuralSearchBot(MonteCarloBot):
         )
 
     def bid(self, view: View) -> int:
+        if self.guide == "rolls":
+            return super().bid(view)
         narrowed = self.plausible(view)
         if len(narrowed.legal_bids) == 1:
             self._only_plausible(view, narrowed.legal_bids[0])
@@ -142,6 +148,8 @@ class NeuralSearchBot(MonteCarloBot):
         return super().bid(narrowed)
 
     def roll(self, view: View) -> Die:
+        if self.guide == "bids":
+            return super().roll(view)
         narrowed = self.plausible(view)
         if len(narrowed.legal_dice) == 1 and len(view.legal_dice) > 1:
             self._only_plausible(view, narrowed.legal_dice[0])
