@@ -13,6 +13,7 @@ seats, averaged over the rotations of a deal, with a t-interval over deals (pair
 
     .venv/bin/python benchmarks/bench_learned.py neural --tables greedy,montecarlo,mixed --deals 100 --jobs 2
     .venv/bin/python benchmarks/bench_learned.py --curve CHECKPOINTS --deals 40 --plot docs/learning-curve.png
+    .venv/bin/python benchmarks/bench_learned.py --paired A.jsonl B.jsonl   # two --save results, deal by deal
 
 ``--curve DIR`` reads a run of ``minodice train --checkpoints DIR``: its log (the lead over kernel greedy
 bots at every evaluation, 2,000 games each); for up to ``--points`` checkpoints spread over the run it
@@ -81,6 +82,28 @@ def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16
         # The lead per deal, so two candidates measured on the same seed can be compared deal by deal.
         "per_deal": {str(deal): round(statistics.fmean(v), 3) for deal, v in sorted(per_deal.items())},
     }
+
+
+def paired(first: dict, second: dict) -> dict:
+    """How much the first candidate's lead exceeds the second's, deal by deal over the deals both played (the
+    same seed deals the same dice, so the difference is far less noisy than either lead)."""
+    common = sorted(set(first["per_deal"]) & set(second["per_deal"]), key=int)
+    if len(common) < 2:
+        raise SystemExit("the two results share fewer than two deals: measure them with the same --seed")
+    diffs = [first["per_deal"][d] - second["per_deal"][d] for d in common]
+    half = t95(len(diffs)) * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    return {"first": first["candidate"], "second": second["candidate"], "deals": len(diffs),
+            "difference": round(statistics.fmean(diffs), 2), "ci95": round(half, 2)}
+
+
+def _result(spec: str) -> dict:
+    """A result saved by --save: FILE (its last line) or FILE:N (line N, from 1)."""
+    where, _, line = spec.rpartition(":") if spec.rpartition(":")[2].isdigit() else (spec, "", "")
+    lines = [x for x in Path(where).read_text(encoding="utf-8").splitlines() if x.strip()]
+    result = json.loads(lines[int(line) - 1] if line else lines[-1])
+    if "per_deal" not in result:
+        raise SystemExit(f"{spec}: saved without its leads per deal (measured before they were kept)")
+    return result
 
 
 def _spread(log: list[dict], points: int) -> set[int]:
@@ -166,7 +189,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--plot", type=Path, help="with --curve: draw the curve to this .png")
     ap.add_argument("--replot", type=Path, help="draw the curve of a JSON saved by --curve --save (no games)")
     ap.add_argument("--compare", help="with --plot: LOG.jsonl:LABEL, another run's log to draw beside it")
+    ap.add_argument("--paired", nargs=2, metavar="RESULT", help="compare two results saved by --save (FILE or "
+                    "FILE:LINE) deal by deal, and play nothing")
     args = ap.parse_args(argv)
+    if args.paired is not None:
+        d = paired(_result(args.paired[0]), _result(args.paired[1]))
+        print(f"{d['first']} leads by {d['difference']:+.1f} ± {d['ci95']:.1f} more than {d['second']} "
+              f"(paired over {d['deals']} deals)")
+        return 0
     if args.curve is not None or args.replot is not None:
         if args.replot is not None:
             log = json.loads(args.replot.read_text())

@@ -1,0 +1,38 @@
+"""The learned bot's strength benchmark runs end to end, keeps each deal's lead, and compares two saved
+results deal by deal."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_learned.py"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_bench_learned_saves_leads_per_deal_and_pairs_them(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for candidate, out in (("neural", first), ("random", second)):
+        run = _run(candidate, "--tables", "greedy", "--deals", "3", "--save", str(out))
+        assert run.returncode == 0, run.stderr
+        assert f"{candidate} vs greedy" in run.stdout
+    a, b = (json.loads(p.read_text().splitlines()[-1]) for p in (first, second))
+    assert a["deals"] == 3 and sorted(a["per_deal"]) == sorted(b["per_deal"])
+    assert abs(sum(a["per_deal"].values()) / 3 - a["lead"]) < 0.01  # the lead is the mean of the deals' leads
+    same = _run("--paired", str(first), f"{first}:1")
+    assert same.returncode == 0 and "leads by +0.0 ± 0.0 more than neural (paired over 3 deals)" in same.stdout
+    versus = _run("--paired", str(first), str(second))
+    gap = round(a["lead"] - b["lead"], 1)
+    assert versus.returncode == 0 and f"neural leads by {gap:+.1f}" in versus.stdout, versus.stdout
+
+
+def test_bench_learned_refuses_results_without_leads_per_deal(tmp_path: Path) -> None:
+    old = tmp_path / "old.jsonl"
+    old.write_text(json.dumps({"candidate": "neural", "lead": 1.0}) + "\n")
+    run = _run("--paired", str(old), str(old))
+    assert run.returncode != 0 and "without its leads per deal" in run.stderr
