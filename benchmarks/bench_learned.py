@@ -14,6 +14,7 @@ seats, averaged over the rotations of a deal, with a t-interval over deals (pair
     .venv/bin/python benchmarks/bench_learned.py neural --tables greedy,montecarlo,mixed --deals 100 --jobs 2
     .venv/bin/python benchmarks/bench_learned.py --curve CHECKPOINTS --deals 40 --plot docs/learning-curve.png
     .venv/bin/python benchmarks/bench_learned.py --paired A.jsonl B.jsonl   # two --save results, deal by deal
+    .venv/bin/python benchmarks/bench_learned.py --pool S16.jsonl S17.jsonl  # one bot on two seeds, as one figure
 
 ``--curve DIR`` reads a run of ``minodice train --checkpoints DIR``: its log (the lead over kernel greedy
 bots at every evaluation, 2,000 games each); for up to ``--points`` checkpoints spread over the run it
@@ -80,6 +81,7 @@ def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16
         "decision_ms_mean": round(1000 * seconds / max(decisions, 1), 3), "decision_ms_max": round(1000 * slowest, 1),
         "wall_seconds": round(time.perf_counter() - began, 1),
         # The lead per deal, so two candidates measured on the same seed can be compared deal by deal.
+        "seed": seed,
         "per_deal": {str(deal): round(statistics.fmean(v), 3) for deal, v in sorted(per_deal.items())},
     }
 
@@ -94,6 +96,21 @@ def paired(first: dict, second: dict) -> dict:
     half = t95(len(diffs)) * statistics.stdev(diffs) / math.sqrt(len(diffs))
     return {"first": first["candidate"], "second": second["candidate"], "deals": len(diffs),
             "difference": round(statistics.fmean(diffs), 2), "ci95": round(half, 2)}
+
+
+def pooled(results: Sequence[dict]) -> dict:
+    """One candidate's results on different seeds (different deals) as one lead over all their deals."""
+    names = {r["candidate"] for r in results} | {tuple(r["others"]) for r in results}
+    if len(names) != 2:
+        raise SystemExit("pool results of one candidate against one table only")
+    seeds = [r.get("seed") for r in results]
+    same_deals = any(a["per_deal"] == b["per_deal"] for i, a in enumerate(results) for b in results[i + 1:])
+    if same_deals or (None not in seeds and len(set(seeds)) < len(seeds)):
+        raise SystemExit("two results share a seed: they played the same deals, pool results of different seeds")
+    leads = [lead for r in results for lead in r["per_deal"].values()]
+    half = t95(len(leads)) * statistics.stdev(leads) / math.sqrt(len(leads))
+    return {"candidate": results[0]["candidate"], "others": results[0]["others"], "deals": len(leads),
+            "lead": round(statistics.fmean(leads), 2), "ci95": round(half, 2)}
 
 
 def _result(spec: str) -> dict:
@@ -191,7 +208,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--compare", help="with --plot: LOG.jsonl:LABEL, another run's log to draw beside it")
     ap.add_argument("--paired", nargs=2, metavar="RESULT", help="compare two results saved by --save (FILE or "
                     "FILE:LINE) deal by deal, and play nothing")
+    ap.add_argument("--pool", nargs="+", metavar="RESULT", help="one candidate's results saved by --save on "
+                    "different seeds, as one lead over all their deals (plays nothing)")
     args = ap.parse_args(argv)
+    if args.pool is not None:
+        p = pooled([_result(spec) for spec in args.pool])
+        print(f"{p['candidate']} vs {', '.join(p['others'])}: lead {p['lead']:+.1f} ± {p['ci95']:.1f} "
+              f"({p['deals']} deals pooled from {len(args.pool)} results)")
+        return 0
     if args.paired is not None:
         d = paired(_result(args.paired[0]), _result(args.paired[1]))
         print(f"{d['first']} leads by {d['difference']:+.1f} ± {d['ci95']:.1f} more than {d['second']} "

@@ -36,3 +36,18 @@ def test_bench_learned_refuses_results_without_leads_per_deal(tmp_path: Path) ->
     old.write_text(json.dumps({"candidate": "neural", "lead": 1.0}) + "\n")
     run = _run("--paired", str(old), str(old))
     assert run.returncode != 0 and "without its leads per deal" in run.stderr
+
+
+def test_bench_learned_pools_one_bot_over_seeds(tmp_path: Path) -> None:
+    saved = tmp_path / "runs.jsonl"
+    for seed in ("1", "2"):
+        run = _run("neural", "--tables", "greedy", "--deals", "3", "--seed", seed, "--save", str(saved))
+        assert run.returncode == 0, run.stderr
+    first, second = (json.loads(line) for line in saved.read_text().splitlines())
+    assert (first["seed"], second["seed"]) == (1, 2) and first["per_deal"] != second["per_deal"]
+    both = _run("--pool", f"{saved}:1", f"{saved}:2")
+    mean = (sum(first["per_deal"].values()) + sum(second["per_deal"].values())) / 6
+    assert both.returncode == 0 and "6 deals pooled" in both.stdout, both.stdout
+    assert abs(float(both.stdout.split("lead ")[1].split(" ±")[0]) - mean) < 0.06
+    twice = _run("--pool", f"{saved}:1", f"{saved}:1")
+    assert twice.returncode != 0 and "same deals" in twice.stderr
