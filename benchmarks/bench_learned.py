@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from minodice.tournament import TournamentConfig, entrants_from_specs, run_tournament
+from minodice.tournament.stats import mean_ci
 
 TABLES: dict[str, tuple[str, ...]] = {
     "greedy": ("greedy", "greedy", "greedy"),
@@ -44,15 +45,10 @@ TABLES: dict[str, tuple[str, ...]] = {
     "mixed": ("greedy", "montecarlo", "ismcts"),
 }
 
-# t quantiles (two-sided 95 %) for small samples; 1.96 beyond.
-_T95 = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78, 6: 2.57, 8: 2.36, 10: 2.26, 15: 2.14, 20: 2.09, 30: 2.04, 60: 2.0}
-
-
-def t95(n: int) -> float:
-    """Two-sided 95 % t quantile for a mean of n values (conservative between table points)."""
-    if n >= 120:
-        return 1.96
-    return next((_T95[k] for k in sorted(_T95) if n <= k), 1.98)
+def mean_half(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of `values` and the half-width of its 95 % t-interval (inf with one value)."""
+    mean, ci = mean_ci(values)
+    return mean, (ci[1] - mean if ci is not None else math.inf)
 
 
 def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16, jobs: int = 1) -> dict:
@@ -73,15 +69,14 @@ def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16
         seconds += mine[0].seconds
         slowest = max(slowest, mine[0].max_seconds)
     leads = [statistics.fmean(v) for v in per_deal.values()]
-    mean = statistics.fmean(leads)
-    half = t95(len(leads)) * statistics.stdev(leads) / math.sqrt(len(leads)) if len(leads) > 1 else math.inf
+    mean, half = mean_half(leads)
     return {
         "candidate": candidate, "others": list(others), "deals": len(leads), "games": len(outcome.results),
         "lead": round(mean, 2), "ci95": round(half, 2),
         "decision_ms_mean": round(1000 * seconds / max(decisions, 1), 3), "decision_ms_max": round(1000 * slowest, 1),
         "wall_seconds": round(time.perf_counter() - began, 1),
-        # The lead per deal, so two candidates measured on the same seed can be compared deal by deal.
         "seed": seed,
+        # The lead per deal, so two candidates measured on the same seed can be compared deal by deal.
         "per_deal": {str(deal): round(statistics.fmean(v), 3) for deal, v in sorted(per_deal.items())},
     }
 
@@ -92,32 +87,42 @@ def paired(first: dict, second: dict) -> dict:
     common = sorted(set(first["per_deal"]) & set(second["per_deal"]), key=int)
     if len(common) < 2:
         raise SystemExit("the two results share fewer than two deals: measure them with the same --seed")
-    diffs = [first["per_deal"][d] - second["per_deal"][d] for d in common]
-    half = t95(len(diffs)) * statistics.stdev(diffs) / math.sqrt(len(diffs))
-    return {"first": first["candidate"], "second": second["candidate"], "deals": len(diffs),
-            "difference": round(statistics.fmean(diffs), 2), "ci95": round(half, 2)}
+    mean, half = mean_half([first["per_deal"][d] - second["per_deal"][d] for d in common])
+    return {"first": first["candidate"], "second": second["candidate"], "deals": len(common),
+            "difference": round(mean, 2), "ci95": round(half, 2)}
 
 
 def pooled(results: Sequence[dict]) -> dict:
     """One candidate's results on different seeds (different deals) as one lead over all their deals."""
-    names = {r["candidate"] for r in results} | {tuple(r["others"]) for r in results}
-    if len(names) != 2:
+    if len({(r["candidate"], tuple(r["others"])) for r in results}) != 1:
         raise SystemExit("pool results of one candidate against one table only")
     seeds = [r.get("seed") for r in results]
     same_deals = any(a["per_deal"] == b["per_deal"] for i, a in enumerate(results) for b in results[i + 1:])
     if same_deals or (None not in seeds and len(set(seeds)) < len(seeds)):
         raise SystemExit("two results share a seed: they played the same deals, pool results of different seeds")
     leads = [lead for r in results for lead in r["per_deal"].values()]
-    half = t95(len(leads)) * statistics.stdev(leads) / math.sqrt(len(leads))
+    mean, half = mean_half(leads)
     return {"candidate": results[0]["candidate"], "others": results[0]["others"], "deals": len(leads),
-            "lead": round(statistics.fmean(leads), 2), "ci95": round(half, 2)}
+            "lead": round(mean, 2), "ci95": round(half, 2)}
 
 
 def _result(spec: str) -> dict:
-    """A result saved by --save: FILE (its last line) or FILE:N (line N, from 1)."""
-    where, _, line = spec.rpartition(":") if spec.rpartition(":")[2].isdigit() else (spec, "", "")
-    lines = [x for x in Path(where).read_text(encoding="utf-8").splitlines() if x.strip()]
-    result = json.loads(lines[int(line) - 1] if line else lines[-1])
+    """A result saved by --save: FILE (its last line) or FILE:N (line N, from 1); SystemExit saying what is wrong."""
+    where, colon, number = spec.rpartition(":")
+    if not (colon and number.isdigit()):
+        where, number = spec, ""
+    try:
+        lines = [x for x in Path(where).read_text(encoding="utf-8").splitlines() if x.strip()]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SystemExit(f"{spec}: cannot read the results ({exc.__class__.__name__})") from None
+    if not lines or (number and not 1 <= int(number) <= len(lines)):
+        raise SystemExit(f"{spec}: no such result (the file holds {len(lines)})")
+    try:
+        result = json.loads(lines[int(number) - 1] if number else lines[-1])
+    except json.JSONDecodeError:
+        result = None
+    if not isinstance(result, dict):
+        raise SystemExit(f"{spec}: not a result saved by --save")
     if "per_deal" not in result:
         raise SystemExit(f"{spec}: saved without its leads per deal (measured before they were kept)")
     return result
