@@ -1,5 +1,6 @@
 """A candidate bot's strength the way the field measures it: duplicate 4-seat games in three table
 compositions, with paired 95 % intervals and its decision times; and the learning curve of a training run.
+``--seats N`` plays the tables at another size (the same bots in turn: see `table`).
 
 Tables (one candidate against three others; every deal is played once per rotation, so the candidate
 sits in every seat with the same dice and faces — luck cancels):
@@ -9,7 +10,8 @@ sits in every seat with the same dice and faces — luck cancels):
 - ``mixed``:      the candidate, `greedy`, `montecarlo` and `ismcts`.
 
 The figure per table is the candidate's lead: its mean total minus the mean total of the other three
-seats, averaged over the rotations of a deal, with a t-interval over deals (paired by deal).
+seats, averaged over the rotations of a deal, with a t-interval over deals (paired by deal). Each result saved
+holds its table size (``seats``).
 
     .venv/bin/python benchmarks/bench_learned.py neural --tables greedy,montecarlo,mixed --deals 100 --jobs 2
     .venv/bin/python benchmarks/bench_learned.py --curve CHECKPOINTS --deals 40 --plot docs/learning-curve.png
@@ -27,6 +29,7 @@ decisions trained on.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import statistics
@@ -44,6 +47,16 @@ TABLES: dict[str, tuple[str, ...]] = {
     "montecarlo": ("montecarlo", "montecarlo", "montecarlo"),
     "mixed": ("greedy", "montecarlo", "ismcts"),
 }
+
+
+def table(name: str, seats: int = 4) -> tuple[str, ...]:
+    """The candidate's `seats - 1` opponents at table `name` (at 4 seats, `TABLES[name]`; at other sizes
+    its bots in turn: three greedy become two or five, the mixed table repeats greedy, montecarlo, ismcts).
+
+    >>> table("mixed", 6)
+    ('greedy', 'montecarlo', 'ismcts', 'greedy', 'montecarlo')
+    """
+    return tuple(itertools.islice(itertools.cycle(TABLES[name]), seats - 1))
 
 def mean_half(values: Sequence[float]) -> tuple[float, float]:
     """The mean of `values` and the half-width of its 95 % t-interval (inf with one value)."""
@@ -75,7 +88,7 @@ def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16
         "lead": round(mean, 2), "ci95": round(half, 2),
         "decision_ms_mean": round(1000 * seconds / max(decisions, 1), 3), "decision_ms_max": round(1000 * slowest, 1),
         "wall_seconds": round(time.perf_counter() - began, 1),
-        "seed": seed,
+        "seed": seed, "seats": len(specs),
         # The lead per deal, so two candidates measured on the same seed can be compared deal by deal.
         "per_deal": {str(deal): round(statistics.fmean(v), 3) for deal, v in sorted(per_deal.items())},
     }
@@ -199,7 +212,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("candidate", nargs="?", default="neural", help="the candidate's bot spec")
     ap.add_argument("--tables", default="greedy,montecarlo,mixed", help=f"comma-separated: {', '.join(TABLES)}")
-    ap.add_argument("--deals", type=int, default=100, help="deals per table (each played 4 times)")
+    ap.add_argument("--deals", type=int, default=100, help="deals per table (each played once per seat)")
+    ap.add_argument("--seats", type=int, default=4, choices=range(3, 7), metavar="{3..6}",
+                    help="players at the table (the candidate and seats - 1 of the table's bots)")
     ap.add_argument("--seed", type=int, default=16)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument("--save", help="append the results as JSON lines to this file")
@@ -244,8 +259,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in args.tables.split(","):
         if name not in TABLES:
             ap.error(f"unknown table {name!r}: choose from {', '.join(TABLES)}")
-        result = measure(args.candidate, TABLES[name], args.deals, seed=args.seed, jobs=args.jobs)
-        print(f"{args.candidate} vs {name:<10} lead {result['lead']:+7.1f} ± {result['ci95']:5.1f}   "
+        result = measure(args.candidate, table(name, args.seats), args.deals, seed=args.seed, jobs=args.jobs)
+        print(f"{args.candidate} vs {name:<10} ({args.seats} seats) lead {result['lead']:+7.1f} ± {result['ci95']:5.1f}   "
               f"({result['deals']} deals, {result['games']} games; decision mean {result['decision_ms_mean']} ms, "
               f"max {result['decision_ms_max']} ms; {result['wall_seconds']} s)", flush=True)
         if args.save:

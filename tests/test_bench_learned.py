@@ -51,3 +51,15 @@ def test_bench_learned_pools_one_bot_over_seeds(tmp_path: Path) -> None:
     assert abs(float(both.stdout.split("lead ")[1].split(" ±")[0]) - mean) < 0.06
     twice = _run("--pool", f"{saved}:1", f"{saved}:1")
     assert twice.returncode != 0 and "same deals" in twice.stderr
+
+
+def test_bench_learned_plays_other_table_sizes(tmp_path: Path) -> None:
+    out = tmp_path / "six.jsonl"
+    run = _run("neural", "--tables", "mixed", "--seats", "6", "--deals", "1", "--save", str(out))
+    assert run.returncode == 0, run.stderr
+    assert "(6 seats)" in run.stdout
+    result = json.loads(out.read_text())
+    assert result["seats"] == 6 and result["games"] == 6  # one deal, the candidate once in every seat
+    assert result["others"] == ["greedy", "montecarlo", "ismcts", "greedy", "montecarlo"]
+    bad = _run("neural", "--seats", "7")
+    assert bad.returncode == 2 and "--seats" in bad.stderr
