@@ -43,7 +43,7 @@ def test_the_searching_bots_use_the_registered_defaults() -> None:
 
 
 def test_every_registered_option_is_accepted_and_no_other() -> None:
-    shipped = resources.files("minodice.bots").joinpath("weights", "neural.npz")
+    shipped = resources.files("minodice.bots").joinpath("weights", "neural-4.npz")
     for name in BUILTIN:
         for option in BUILTIN.info(name).options:
             if option.name != "seconds":  # timed bots are slow to test, and not reproducible

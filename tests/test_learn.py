@@ -13,8 +13,9 @@ import pytest
 
 from minodice.bots import BotSpecError, make_bot
 from minodice.bots.network import FEATURES, VALUE_SCALE, PolicyValueNet, features, greedy_hints
-from minodice.bots.neural import NeuralBot, load_network
+from minodice.bots.neural import NeuralBot, load_network, shipped_weights
 from minodice.bots.runner import Match
+from minodice.dice import MAX_SEATS, MIN_SEATS
 from minodice.encoding import MAX_HANDS, encode, layout
 from minodice.game import Bid, Game, Roll
 from minodice.learn import TrainConfig, Trainer, evaluate_vs_greedy
@@ -110,6 +111,28 @@ def test_a_short_training_run_beats_random_clearly() -> None:
     after = evaluate_vs_greedy(trainer.net, 400, opponent="random", seed=99)
     assert after["lead"] - after["ci95"] > 100, after
     assert after["lead"] - before["lead"] > 100 + after["ci95"] + before["ci95"], (before, after)
+
+
+@pytest.mark.parametrize("seats", range(MIN_SEATS, MAX_SEATS + 1))
+def test_a_network_is_shipped_for_every_table_size_trained_at_that_size(seats: int) -> None:
+    """Each size has its own file, trained at that size, and it beats greedy bots clearly there (kernel)."""
+    net = load_network(seats=seats)
+    assert net.meta["config"]["seats"] == seats
+    assert net is not load_network(seats=4 if seats != 4 else 5)
+    result = evaluate_vs_greedy(net, 600, seats=seats, seed=4242)
+    assert result["lead"] - result["ci95"] > 5, result
+
+
+def test_the_neural_bot_plays_the_network_of_its_table_size(tmp_path: Path) -> None:
+    bot = NeuralBot()
+    for seats in range(MIN_SEATS, MAX_SEATS + 1):
+        assert bot.network(seats) is load_network(seats=seats)
+    path = tmp_path / "net.npz"
+    Trainer(SMALL).net.save(path)
+    own = NeuralBot(weights=str(path))
+    assert own.network(3) is own.network(6) is load_network(path)  # a file given plays at every size
+    with pytest.raises(ValueError, match="3 to 6"):
+        shipped_weights(7)
 
 
 @pytest.mark.parametrize("seats", [3, 4, 5, 6])

@@ -226,7 +226,7 @@ class BuiltinBots(Mapping[str, tuple[Factory, str]]):
 CHEATS = "cheats, sees every seat's dice"
 
 #: The learned bots' network file.
-_WEIGHTS = BotOption("weights", None, "a network file of `minodice train` instead of the shipped one")
+_WEIGHTS = BotOption("weights", None, "a network file of `minodice train`, played at every table size, instead of the shipped ones (one per size)")
 
 #: montecarlo's playout budget (neural+search searches with it too).
 _MONTECARLO_BUDGET = (

@@ -8,9 +8,11 @@ when one move is left it is played without searching.
 
 The network (`bots.network`) reads the seat's own observation
 (`minodice.encoding`, so it sees only what the seat may see) and was trained
-by `minodice train` (`minodice.learn`); the weights shipped with the package
-are `weights/neural.npz`, and `weights=PATH` plays another file. Playing is
-a few small matrix products in numpy: well under a millisecond a decision.
+by `minodice train` (`minodice.learn`). The package ships one network per
+table size, each trained at that size (`weights/neural-4.npz` for four
+players; `shipped_weights`), and the bot plays the one for the table it sits
+at; `weights=PATH` plays one file at every size. Playing is a few small
+matrix products in numpy: well under a millisecond a decision.
 
 >>> from minodice.game import Game
 >>> view = Game(4, seed=3).observe(0)
@@ -29,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..dice import Die
+from ..dice import MAX_SEATS, MIN_SEATS, Die
 from ..encoding import DICE, NUM_BIDS, action_mask, encode
 from ..view import View
 from .base import Bot
@@ -38,29 +40,44 @@ from .explain import ChoiceStat, Explanation
 from .montecarlo import MonteCarloBot, format_spec, seat_of
 from .network import PolicyValueNet, features, greedy_hints, masked_softmax
 
-__all__ = ["DEFAULT_WEIGHTS", "MAX_NETWORK_BYTES", "NeuralBot", "NeuralSearchBot", "load_network"]
+__all__ = ["MAX_NETWORK_BYTES", "NeuralBot", "NeuralSearchBot", "load_network", "shipped_weights"]
 
-#: The shipped weights (package data).
-DEFAULT_WEIGHTS = "neural.npz"
-#: A network file larger than this is refused unread (the shipped one is 0.16 MB).
+#: A network file larger than this is refused unread (a shipped one is 0.16 MB).
 MAX_NETWORK_BYTES = 64 << 20
 
 
+def shipped_weights(seats: int) -> str:
+    """The package file (in `minodice/bots/weights/`) of the network shipped for tables of `seats`.
+
+    >>> shipped_weights(4)
+    'neural-4.npz'
+    """
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise ValueError(f"no network is shipped for {seats} seats (tables have {MIN_SEATS} to {MAX_SEATS})")
+    return f"neural-{seats}.npz"
+
+
+@functools.lru_cache(maxsize=16)
+def _shipped(seats: int) -> PolicyValueNet:
+    data = resources.files(__package__).joinpath("weights", shipped_weights(seats)).read_bytes()
+    return PolicyValueNet.from_bytes(data)
+
+
 @functools.lru_cache(maxsize=8)
-def _load(path: str | None) -> PolicyValueNet:
-    if path is None:
-        data = resources.files(__package__).joinpath("weights", DEFAULT_WEIGHTS).read_bytes()
-        return PolicyValueNet.from_bytes(data)
+def _load(path: str) -> PolicyValueNet:
     file = Path(path)
     if file.stat().st_size > MAX_NETWORK_BYTES:
         raise ValueError(f"{path} is larger than {MAX_NETWORK_BYTES >> 20} MB: not a network of minodice train")
     return PolicyValueNet.load(file)
 
 
-def load_network(path: str | Path | None = None) -> PolicyValueNet:
-    """The shipped network, or the one in file `path` (ValueError with the reason if it cannot be read)."""
+def load_network(path: str | Path | None = None, *, seats: int = 4) -> PolicyValueNet:
+    """The network shipped for tables of `seats`, or the one in file `path` (ValueError with the reason
+    if it cannot be read)."""
+    if path is None:
+        return _shipped(seats)
     try:
-        return _load(None if path is None else str(Path(path).expanduser()))
+        return _load(str(Path(path).expanduser()))
     except FileNotFoundError:
         raise ValueError(f"no network file at {path}") from None
     except OSError as exc:
@@ -68,14 +85,22 @@ def load_network(path: str | Path | None = None) -> PolicyValueNet:
 
 
 class NeuralBot(Bot):
-    """Plays the network's most likely legal action (deterministic: the same view, the same choice)."""
+    """Plays the network's most likely legal action (deterministic: the same view, the same choice).
+
+    Without `weights`, the network shipped for the table's size (loaded at its first decision there).
+    """
 
     name = "neural"
 
     def __init__(self, rng: random.Random | None = None, *, weights: str | None = None) -> None:
         super().__init__(rng)
         self.weights = weights
-        self.net = load_network(weights)
+        #: The network of file `weights` (None: the shipped ones, by table size).
+        self.net = None if weights is None else load_network(weights)
+
+    def network(self, seats: int) -> PolicyValueNet:
+        """The network this bot plays at a table of `seats`."""
+        return self.net if self.net is not None else load_network(seats=seats)
 
     def describe(self) -> str:
         return self.name if self.weights is None else f"{self.name}:weights={self.weights}"
@@ -84,7 +109,7 @@ class NeuralBot(Bot):
         """The legal-action mask, the network's logits and its value (points) for `view`."""
         obs = encode(view, sequential_bids=False)
         x = features(obs, view.seats, greedy_hints(view))
-        logits, value = self.net.forward(x)
+        logits, value = self.network(view.seats).forward(x)
         return action_mask(view).astype(bool), logits[0], float(value[0])
 
     def _choose(self, view: View) -> int:
