@@ -29,7 +29,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=777, help="seed of the deals (the same for both networks)")
     ap.add_argument("--other", default=None, help="another network file to play beside (default: the 4-seat one)")
     args = ap.parse_args(argv)
-    other = load_network(args.other) if args.other else load_network(seats=4)
+    try:
+        other = load_network(args.other) if args.other else load_network(seats=4)
+    except ValueError as exc:
+        ap.error(str(exc))
     label = args.other or shipped_weights(4)
     print(f"{'seats':>5}  {'network':<14} {'lead over greedy':>18}   {label}")
     for seats in range(MIN_SEATS, MAX_SEATS + 1):
