@@ -29,6 +29,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=777, help="seed of the deals (the same for both networks)")
     ap.add_argument("--other", default=None, help="another network file to play beside (default: the 4-seat one)")
     args = ap.parse_args(argv)
+    if args.games < 2:
+        ap.error(f"--games must be at least 2 (an interval needs two games), not {args.games}")
     try:
         other = load_network(args.other) if args.other else load_network(seats=4)
     except ValueError as exc:
