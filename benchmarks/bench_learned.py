@@ -231,6 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--pool", nargs="+", metavar="RESULT", help="one candidate's results saved by --save on "
                     "different seeds, as one lead over all their deals (plays nothing)")
     args = ap.parse_args(argv)
+    if args.deals < 1:
+        ap.error(f"--deals must be at least 1, not {args.deals}")
     if args.pool is not None:
         p = pooled([_result(spec) for spec in args.pool])
         print(f"{p['candidate']} vs {', '.join(p['others'])}: lead {p['lead']:+.1f} ± {p['ci95']:.1f} "
