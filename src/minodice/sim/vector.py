@@ -88,7 +88,9 @@ __all__ = [
     "game_seed",
     "hints_kernel",
     "mask_into",
+    "play_on_kernel",
     "reset_kernel",
+    "seed_rows",
     "step_kernel",
 ]
 
@@ -424,6 +426,35 @@ def reset_kernel(state, rng, stream, seeds, spread, seats, hands, pol, rules, st
         else:
             st = (rng[g, 0], rng[g, 1], rng[g, 2], rng[g, 3], state[g, V_POS])
         st = _new_game(state, g, stream, st, seats)
+        st, s, bidding, _ = _play_on(state, g, stream, st, fs, seats, hands, pol, rules, lay, rewards, totals,
+                                     no_seats, none)
+        _finish(state, g, seats, hands, lay, s, bidding, obs, mask, actor)
+        rng[g, 0], rng[g, 1], rng[g, 2], rng[g, 3] = st[0], st[1], st[2], st[3]
+        state[g, V_POS] = st[4]
+
+
+@njit(cache=True, error_model="numpy")
+def seed_rows(rng, seeds):
+    """Seed game g's generator (a row of `rng`, uint64 [games, 4]) from the uint64 `seeds[g]`, as
+    `reset_kernel` seeds game 0 of that seed."""
+    for g in range(rng.shape[0]):
+        s0, s1, s2, s3, _ = seed_state(game_seed(seeds[g], 0))
+        rng[g, 0], rng[g, 1], rng[g, 2], rng[g, 3] = s0, s1, s2, s3
+
+
+@njit(cache=True, error_model="numpy")
+def play_on_kernel(state, rng, stream, seats, hands, pol, rules, strength, lay, obs, mask, actor):
+    """From each game's state as it stands (a position loaded into the row, say), let the kernel
+    seats act up to the first agent decision; write obs, mask, actor (as `reset_kernel`, without
+    dealing a new game). Draws as `step_kernel` does (the generators, or `stream` from state[g, V_POS])."""
+    games = state.shape[0]
+    fs = _scratch(strength)
+    rewards = np.zeros((games, seats), dtype=np.float32)
+    totals = np.zeros((games, seats), dtype=np.int64)
+    no_seats = np.zeros(0, dtype=np.int64)
+    none = np.zeros((0, 0), dtype=np.float32)
+    for g in range(games):
+        st = (rng[g, 0], rng[g, 1], rng[g, 2], rng[g, 3], state[g, V_POS])
         st, s, bidding, _ = _play_on(state, g, stream, st, fs, seats, hands, pol, rules, lay, rewards, totals,
                                      no_seats, none)
         _finish(state, g, seats, hands, lay, s, bidding, obs, mask, actor)
