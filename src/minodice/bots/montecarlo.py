@@ -73,9 +73,11 @@ from .inference import PosteriorSampler
 __all__ = [
     "BATCH",
     "DEFAULT_SIMS",
+    "Estimate",
     "MonteCarloBot",
     "evaluate_bids",
     "evaluate_rolls",
+    "explain_choice",
     "format_spec",
     "given_options",
     "parse_budget",
@@ -127,8 +129,8 @@ def rollout_scores(
 # --- estimates ---------------------------------------------------------------------------------
 
 
-class _Acc:
-    """Per-determinization means of one alternative (for the mean and its standard error)."""
+class Estimate:
+    """One alternative's simulated score: its per-determinization means, for the mean and its standard error."""
 
     __slots__ = ("k", "n", "offset", "s", "s2")
 
@@ -207,7 +209,7 @@ def evaluate_bids(
     policy: str = "greedy",
     prune: float = PRUNE_Z,
     offsets: Sequence[float] | None = None,
-) -> list[tuple[int, _Acc]]:
+) -> list[tuple[int, Estimate]]:
     """Each legal bid of `view`'s seat with the statistics of its simulated hand score.
 
     All bids are played out on the same determinizations with the same seeds.
@@ -219,7 +221,7 @@ def evaluate_bids(
     """
     seat = seat_of(view)
     legal = [b for b in view.legal or () if isinstance(b, int)]
-    accs = [(b, _Acc(offsets[b] if offsets is not None else 0.0)) for b in legal]
+    accs = [(b, Estimate(offsets[b] if offsets is not None else 0.0)) for b in legal]
     values: list[list[float]] = [[] for _ in legal]
     active = list(range(len(legal)))
     dets, deadline = _batches(sims, per, seconds)
@@ -240,7 +242,7 @@ def evaluate_bids(
     return accs
 
 
-def _survivors(active: list[int], accs: Sequence[tuple[object, _Acc]], values: list[list[float]],
+def _survivors(active: list[int], accs: Sequence[tuple[object, Estimate]], values: list[list[float]],
                z: float) -> list[int]:
     """The alternatives not clearly behind the best (paired differences over shared samples)."""
     best = max(active, key=lambda i: accs[i][1].mean)
@@ -269,7 +271,7 @@ def evaluate_rolls(
     policy: str = "greedy",
     infer: float = 0.0,
     cache: dict | None = None,
-) -> list[tuple[Die, _Acc]]:
+) -> list[tuple[Die, Estimate]]:
     """Each legal die of `view`'s seat with the statistics of its simulated hand score.
 
     `infer` > 0 draws the determinizations in proportion to how well they explain
@@ -278,7 +280,7 @@ def evaluate_rolls(
     """
     seat = seat_of(view)
     legal = [d for d in view.legal or () if isinstance(d, Die)]
-    accs = [(d, _Acc()) for d in legal]
+    accs = [(d, Estimate()) for d in legal]
     dets, deadline = _batches(sims, per, seconds)
     batch = min(dets, BATCH)
     pending: list[Game] = []
@@ -298,10 +300,11 @@ def evaluate_rolls(
     return accs
 
 
-def _explanation(
-    kind: str, seat: int, bot: str, accs: Sequence[tuple[int | Die, _Acc]], chosen: int | Die,
+def explain_choice(
+    kind: str, seat: int, bot: str, accs: Sequence[tuple[int | Die, Estimate]], chosen: int | Die,
     began: float, note: str,
 ) -> Explanation:
+    """The explanation of a searching bot's choice among `accs` (their estimates), begun at perf_counter `began`."""
     choices = tuple(ChoiceStat(c, a.mean, a.stderr, a.n) for c, a in accs)
     return Explanation(
         kind=kind, seat=seat, bot=bot, choices=choices, chosen=chosen,
@@ -330,7 +333,7 @@ class SearchingBot(Protocol):
     def describe(self) -> str: ...
 
 
-def argmax_mean(accs: Sequence[tuple[_Choice, _Acc]]) -> _Choice:
+def argmax_mean(accs: Sequence[tuple[_Choice, Estimate]]) -> _Choice:
     """The alternative with the highest mean (the first of equals)."""
     best, best_mean = accs[0][0], float("-inf")
     for c, a in accs:
@@ -352,7 +355,7 @@ def choose_bid(bot: SearchingBot, view: View, *, bid_sims: int | None, bid_per: 
         offsets=play_correction(view, ambition),
     )
     chosen = argmax_mean(accs)
-    bot.last_explanation = _explanation(
+    bot.last_explanation = explain_choice(
         "bid", seat_of(view), bot.describe(), accs, chosen, began, _BID_NOTE.format(ambition, ambition),
     )
     return chosen
@@ -483,7 +486,7 @@ class MonteCarloBot(Bot):
             policy=self.policy, infer=self.infer, cache=self._cache,
         )
         chosen = argmax_mean(accs)
-        self.last_explanation = _explanation(
+        self.last_explanation = explain_choice(
             "roll", seat_of(view), self.describe(), accs, chosen, began,
             "expected score of this hand per die rolled now",
         )
