@@ -251,3 +251,50 @@ def test_neural_search_guide_chooses_the_decisions_the_network_narrows(guide: st
         assert set(searched_dice) <= set(allowed) and len(searched_dice) >= 1
     with pytest.raises(BotSpecError, match="guide must be both, bids or rolls, not 'all'"):
         make_bot("neural+search:guide=all")
+
+
+@pytest.mark.parametrize("policy", ["network", "network-all", "value"])
+def test_neural_search_can_play_its_playouts_with_its_network(policy: str) -> None:
+    """policy=network…: the same narrowing, the moves estimated by playouts in the vector simulator."""
+    from minodice.bots.defaults import DEFAULT_NETWORK_PER, DEFAULT_NETWORK_SIMS
+    from minodice.bots.neural import NeuralSearchBot
+
+    bot = make_bot(f"neural+search:policy={policy},prior=0,sims=32,bid_sims=32", seed=2)
+    assert isinstance(bot, NeuralSearchBot) and f"policy={policy}" in bot.describe()
+    assert make_bot(bot.describe()).describe() == bot.describe()
+    assert (bot.per, bot.bid_per) == (DEFAULT_NETWORK_PER, DEFAULT_NETWORK_PER)
+    assert make_bot(f"neural+search:policy={policy}").sims == DEFAULT_NETWORK_SIMS  # type: ignore[attr-defined]
+    bid_view = Game(4, seed=8).observe(0)
+    assert bot.bid(bid_view) in bid_view.legal_bids
+    expl = bot.last_explanation
+    assert expl is not None and f"policy={policy}" in expl.note
+    assert [c.choice for c in expl.choices] == list(bid_view.legal_bids)  # prior 0: every bid searched
+    assert all(c.n == 32 for c in expl.choices)  # 8 determinizations of 4 playouts each
+    game, _ = _roll_the_network_narrows()  # a roll with several legal dice (prior 0 searches them all)
+    view = game.observe(0)
+    assert bot.roll(view) in view.legal_dice
+    assert bot.last_explanation is not None
+    assert [c.choice for c in bot.last_explanation.choices] == list(view.legal_dice)
+    # The same seed, the same estimates.
+    twins = [make_bot(f"neural+search:policy={policy},prior=0,sims=32,bid_sims=32", seed=5) for _ in range(2)]
+    for twin in twins:
+        twin.bid(bid_view)
+    first, second = (t.last_explanation for t in twins)  # type: ignore[attr-defined]
+    assert first is not None and second is not None
+    assert [c.mean for c in first.choices] == [c.mean for c in second.choices]
+
+
+@pytest.mark.parametrize("seats", [3, 6])
+def test_neural_search_network_playouts_finish_whole_games_and_refuse_a_time_budget(seats: int) -> None:
+    game = Game(seats, seed=seats)
+    spec = "neural+search:policy=value,sims=16,bid_sims=16" if seats == 3 else "neural+search:policy=network,sims=8,bid_sims=8"
+    bots = {s: make_bot(spec if s == 1 else "greedy", seed=s) for s in range(seats)}
+    match = Match(game, bots)
+    match.play()
+    assert game.over and not any(match.stats[s].faults for s in range(seats))
+    with pytest.raises(BotSpecError, match="policy=network takes a playout budget"):
+        make_bot("neural+search:policy=network,seconds=0.1")
+    with pytest.raises(BotSpecError, match="policy must be greedy, random, network, network-all or value, not 'best'"):
+        make_bot("neural+search:policy=best")
+    with pytest.raises(BotSpecError, match="policy must be greedy or random"):
+        make_bot("montecarlo:policy=network")  # only neural+search has a network

@@ -99,7 +99,7 @@ def _neural(rng: random.Random, options: dict[str, str]) -> Bot:
 def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
     from .neural import NeuralSearchBot
 
-    rest = {k: v for k, v in options.items() if k not in ("weights", "prior", "guide")}
+    rest = {k: v for k, v in options.items() if k not in ("weights", "prior", "guide", "policy")}
     prior: float | None = None
     if "prior" in options:
         try:
@@ -108,9 +108,13 @@ def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
             prior = -1.0
         if not 0 <= prior <= 1:
             raise BotSpecError(f"neural+search: prior must be a probability from 0 to 1, not {options['prior']!r}")
+    policy = options.get("policy", D.DEFAULT_POLICY)
+    policies = (*D.POLICIES, *D.NETWORK_POLICIES)
+    if policy not in policies:
+        raise BotSpecError(f"neural+search: policy must be {', '.join(policies[:-1])} or {policies[-1]}, not {policy!r}")
     try:
         return NeuralSearchBot(rng, weights=options.get("weights"), prior=prior, guide=options.get("guide"),
-                               **_budget("neural+search", rest))
+                               policy=policy, **_budget("neural+search", rest))
     except ValueError as exc:
         raise BotSpecError(f"neural+search: {exc}") from None
 
@@ -243,6 +247,14 @@ _SEARCH_MODEL = (
     BotOption("seconds", None, "a time budget per decision instead (not reproducible)"),
 )
 
+#: neural+search's playout policy: the kernel's, or its network's (`bots.network_playouts`).
+_NEURAL_POLICY = BotOption(
+    "policy", D.DEFAULT_POLICY,
+    f"the playout policy: {' or '.join(D.POLICIES)} (the kernel's), or {', '.join(D.NETWORK_POLICIES[:-1])} or "
+    f"{D.NETWORK_POLICIES[-1]} (its network's; then sims and bid_sims default to {D.DEFAULT_NETWORK_SIMS}, "
+    f"per and bid_per to {D.DEFAULT_NETWORK_PER}, and seconds is refused)",
+)
+
 #: Built-in bots by name, with a one-line description and their options each.
 BUILTIN = BuiltinBots((
     BotInfo("random", "bids and rolls at random among the legal choices", _random, instant=True),
@@ -279,7 +291,7 @@ BUILTIN = BuiltinBots((
                       f"the decisions the network narrows: {'/'.join(D.NEURAL_GUIDES)} (the others search every move)"),
             _WEIGHTS,
             *_MONTECARLO_BUDGET,
-            *_SEARCH_MODEL,
+            *(_NEURAL_POLICY if o.name == "policy" else o for o in _SEARCH_MODEL),
         ),
     ),
     BotInfo(

@@ -15,9 +15,12 @@ __all__ = [
     "DEFAULT_INFER",
     "DEFAULT_ITERATIONS",
     "DEFAULT_LEAF_PER",
+    "DEFAULT_NETWORK_PER",
+    "DEFAULT_NETWORK_SIMS",
     "DEFAULT_PER",
     "DEFAULT_POLICY",
     "DEFAULT_SIMS",
+    "NETWORK_POLICIES",
     "POLICIES",
 ]
 
@@ -43,5 +46,9 @@ DEFAULT_POLICY = POLICIES[0]
 DEFAULT_NEURAL_PRIOR = 0.1
 #: `neural+search`: which decisions the network narrows before the search, the default first.
 NEURAL_GUIDES = ("both", "bids", "rolls")
+#: `neural+search`'s playout policies that use its network (`bots.network_playouts`), beside `POLICIES`.
+NETWORK_POLICIES = ("network", "network-all", "value")
+#: `neural+search` with a network playout policy: playouts per legal move (die or bid), and per determinization.
+DEFAULT_NETWORK_SIMS, DEFAULT_NETWORK_PER = 512, 4
 #: `neural+search`: the default of `guide`.
 DEFAULT_NEURAL_GUIDE = NEURAL_GUIDES[0]

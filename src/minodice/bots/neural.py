@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
+import time
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -32,13 +33,30 @@ from typing import Any
 import numpy as np
 
 from ..dice import MAX_SEATS, MIN_SEATS, Die
-from ..encoding import DICE, NUM_BIDS, action_mask, encode
+from ..encoding import DICE, NUM_BIDS, action_mask, encode, roll_action
+from ..game import Game
 from ..view import View
 from .base import Bot
-from .defaults import DEFAULT_NEURAL_GUIDE, DEFAULT_NEURAL_PRIOR, NEURAL_GUIDES
+from .defaults import (
+    DEFAULT_NETWORK_PER,
+    DEFAULT_NETWORK_SIMS,
+    DEFAULT_NEURAL_GUIDE,
+    DEFAULT_NEURAL_PRIOR,
+    NETWORK_POLICIES,
+    NEURAL_GUIDES,
+)
 from .explain import ChoiceStat, Explanation
-from .montecarlo import MonteCarloBot, format_spec, seat_of
+from .inference import PosteriorSampler
+from .montecarlo import (
+    MonteCarloBot,
+    argmax_mean,
+    explain_choice,
+    format_spec,
+    only_legal_roll,
+    seat_of,
+)
 from .network import PolicyValueNet, features, greedy_hints, masked_softmax
+from .network_playouts import network_estimates
 
 __all__ = ["MAX_NETWORK_BYTES", "NeuralBot", "NeuralSearchBot", "load_network", "shipped_weights"]
 
@@ -124,13 +142,18 @@ class NeuralBot(Bot):
 
 
 class NeuralSearchBot(MonteCarloBot):
-    """`montecarlo` over the moves the network gives at least `prior` probability (its budget options as montecarlo's)."""
+    """`montecarlo` over the moves the network gives at least `prior` probability (its budget options as
+    montecarlo's); with `policy` one of `NETWORK_POLICIES`, the network also plays the playouts
+    (`bots.network_playouts`; budget defaults `DEFAULT_NETWORK_SIMS` and `DEFAULT_NETWORK_PER`)."""
 
     name = "neural+search"
 
     def __init__(self, rng: random.Random | None = None, *, weights: str | None = None, prior: float | None = None,
-                 guide: str | None = None, **budget: Any) -> None:
-        super().__init__(rng, **budget)
+                 guide: str | None = None, policy: str = "greedy", **budget: Any) -> None:
+        networked = policy in NETWORK_POLICIES
+        if networked and budget.get("seconds") is not None:
+            raise ValueError(f"policy={policy} takes a playout budget (sims, per), not seconds")
+        super().__init__(rng, policy="greedy" if networked else policy, **budget)
         if guide is not None and guide not in NEURAL_GUIDES:
             raise ValueError(f"guide must be {', '.join(NEURAL_GUIDES[:-1])} or {NEURAL_GUIDES[-1]}, not {guide!r}")
         self.network = NeuralBot(self.rng, weights=weights)
@@ -138,7 +161,15 @@ class NeuralSearchBot(MonteCarloBot):
         self.prior = DEFAULT_NEURAL_PRIOR if prior is None else float(prior)
         #: Which decisions the network narrows ("both", "bids" or "rolls"); the others search every move.
         self.guide = DEFAULT_NEURAL_GUIDE if guide is None else guide
-        extra = {"weights": weights, "prior": prior, "guide": guide}
+        self.policy = policy
+        if networked:  # network playouts cost more than greedy ones: smaller defaults
+            self.sims = budget.get("sims") or DEFAULT_NETWORK_SIMS
+            self.bid_sims = budget.get("bid_sims") or DEFAULT_NETWORK_SIMS
+            self.per = budget.get("per") or DEFAULT_NETWORK_PER
+            self.bid_per = budget.get("bid_per") or DEFAULT_NETWORK_PER
+        #: With a network policy: determinizations per roll and per bid.
+        self._dets = (max(1, (self.sims or 1) // self.per), max(1, (self.bid_sims or 1) // self.bid_per))
+        extra = {"weights": weights, "prior": prior, "guide": guide, "policy": policy if networked else None}
         self._options = {**self._options, **{k: v for k, v in extra.items() if v is not None}}
 
     def describe(self) -> str:
@@ -165,18 +196,57 @@ class NeuralSearchBot(MonteCarloBot):
 
     def bid(self, view: View) -> int:
         if self.guide == "rolls":
-            return super().bid(view)
-        narrowed = self.plausible(view)
-        if len(narrowed.legal_bids) == 1:
-            self._only_plausible(view, narrowed.legal_bids[0])
-            return narrowed.legal_bids[0]
+            narrowed = view
+        else:
+            narrowed = self.plausible(view)
+            if len(narrowed.legal_bids) == 1:
+                self._only_plausible(view, narrowed.legal_bids[0])
+                return narrowed.legal_bids[0]
+        if self.policy in NETWORK_POLICIES:
+            return self._network_bid(narrowed)
         return super().bid(narrowed)
 
     def roll(self, view: View) -> Die:
-        if self.guide == "bids":
-            return super().roll(view)
-        narrowed = self.plausible(view)
-        if len(narrowed.legal_dice) == 1 and len(view.legal_dice) > 1:
-            self._only_plausible(view, narrowed.legal_dice[0])
-            return narrowed.legal_dice[0]
+        if self.guide == "bids" or len(view.legal_dice) == 1:
+            narrowed = view
+        else:
+            narrowed = self.plausible(view)
+            if len(narrowed.legal_dice) == 1:
+                self._only_plausible(view, narrowed.legal_dice[0])
+                return narrowed.legal_dice[0]
+        if self.policy in NETWORK_POLICIES:
+            return self._network_roll(narrowed)
         return super().roll(narrowed)
+
+    def _network_bid(self, view: View) -> int:
+        """The bid among `view`'s legal ones with the best network-playout estimate (`bots.network_playouts`)."""
+        began = time.perf_counter()
+        bids = list(view.legal_bids)
+        dets = [Game.from_view(view, self.rng) for _ in range(self._dets[1])]
+        net = self.network.network(view.seats)
+        estimates = network_estimates(dets, seat_of(view), bids, net, self.policy, self.bid_per, self.rng)
+        accs = list(zip(bids, estimates))
+        chosen = argmax_mean(accs)
+        self.last_explanation = explain_choice("bid", seat_of(view), self.describe(), accs, chosen, began,
+                                               _NETWORK_NOTE.format(what="bid", policy=self.policy))
+        return chosen
+
+    def _network_roll(self, view: View) -> Die:
+        """The die among `view`'s legal ones with the best network-playout estimate, the determinizations drawn
+        by the evidence as montecarlo's."""
+        began = time.perf_counter()
+        dice = list(view.legal_dice)
+        if len(dice) == 1:
+            return only_legal_roll(self, view, dice[0])
+        dets = PosteriorSampler(view, self.infer, self.rng, self._cache).games(self._dets[0])
+        net = self.network.network(view.seats)
+        estimates = network_estimates(dets, seat_of(view), [roll_action(d) for d in dice], net, self.policy,
+                                      self.per, self.rng)
+        accs = list(zip(dice, estimates))
+        chosen = argmax_mean(accs)
+        self.last_explanation = explain_choice("roll", seat_of(view), self.describe(), accs, chosen, began,
+                                               _NETWORK_NOTE.format(what="die rolled now", policy=self.policy))
+        return chosen
+
+
+_NETWORK_NOTE = "expected score of this hand per {what}: playouts by the network (policy={policy})"
