@@ -42,20 +42,26 @@ from ..rules import Rules
 from ..view import TrickView, View
 from .greedy import GreedyBot
 
-__all__ = ["Evidence", "PosteriorSampler", "heuristic_bid"]
+__all__ = ["Evidence", "PosteriorSampler", "heuristic_bid", "heuristic_bid_values"]
 
 _GREEDY = GreedyBot()
 
 
 @lru_cache(maxsize=1 << 16)
-def heuristic_bid(dice: tuple[Die, ...], seats: int, rules: Rules) -> int:
-    """The greedy bot's bid for `dice` (the expected-score bid, each die winning independently)."""
+def heuristic_bid_values(dice: tuple[Die, ...], seats: int, rules: Rules) -> tuple[float, ...]:
+    """Each bid's expected hand score for `dice` (0 to len(dice)), each die winning independently
+    with its `die_strength`: what the greedy bot's bid maximises."""
     strength = die_strength(seats, rules)
     dist = trick_distribution([strength[d] for d in dice])
     n = len(dice)
+    return tuple(sum(p * R.hand_score(b, t, n, 0, rules) for t, p in enumerate(dist)) for b in range(n + 1))
+
+
+@lru_cache(maxsize=1 << 16)
+def heuristic_bid(dice: tuple[Die, ...], seats: int, rules: Rules) -> int:
+    """The greedy bot's bid for `dice` (the expected-score bid, each die winning independently)."""
     best, best_value = 0, float("-inf")
-    for b in range(n + 1):
-        value = sum(p * R.hand_score(b, t, n, 0, rules) for t, p in enumerate(dist))
+    for b, value in enumerate(heuristic_bid_values(dice, seats, rules)):
         if value > best_value + 1e-9:
             best, best_value = b, value
     return best
