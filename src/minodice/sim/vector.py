@@ -413,11 +413,6 @@ def reset_kernel(state, rng, stream, seeds, spread, seats, hands, pol, rules, st
     (game g's uniforms are its g-th equal part); empty: go on drawing.
     """
     games = state.shape[0]
-    fs = _scratch(strength)
-    rewards = np.zeros((games, seats), dtype=np.float32)  # no hand ends before an agent acts
-    totals = np.zeros((games, seats), dtype=np.int64)
-    no_seats = np.zeros(0, dtype=np.int64)
-    none = np.zeros((0, 0), dtype=np.float32)
     part = stream.shape[0] // games
     for g in range(games):
         if seeds.shape[0] > 0:
@@ -426,11 +421,9 @@ def reset_kernel(state, rng, stream, seeds, spread, seats, hands, pol, rules, st
         else:
             st = (rng[g, 0], rng[g, 1], rng[g, 2], rng[g, 3], state[g, V_POS])
         st = _new_game(state, g, stream, st, seats)
-        st, s, bidding, _ = _play_on(state, g, stream, st, fs, seats, hands, pol, rules, lay, rewards, totals,
-                                     no_seats, none)
-        _finish(state, g, seats, hands, lay, s, bidding, obs, mask, actor)
         rng[g, 0], rng[g, 1], rng[g, 2], rng[g, 3] = st[0], st[1], st[2], st[3]
         state[g, V_POS] = st[4]
+    play_on_kernel(state, rng, stream, seats, hands, pol, rules, strength, lay, obs, mask, actor)
 
 
 @njit(cache=True, error_model="numpy")
@@ -449,7 +442,7 @@ def play_on_kernel(state, rng, stream, seats, hands, pol, rules, strength, lay, 
     dealing a new game). Draws as `step_kernel` does (the generators, or `stream` from state[g, V_POS])."""
     games = state.shape[0]
     fs = _scratch(strength)
-    rewards = np.zeros((games, seats), dtype=np.float32)
+    rewards = np.zeros((games, seats), dtype=np.float32)  # no hand ends before an agent acts
     totals = np.zeros((games, seats), dtype=np.int64)
     no_seats = np.zeros(0, dtype=np.int64)
     none = np.zeros((0, 0), dtype=np.float32)
