@@ -28,7 +28,7 @@ import random
 import time
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -57,6 +57,8 @@ from .montecarlo import (
 )
 from .network import PolicyValueNet, features, greedy_hints, masked_softmax
 from .network_playouts import network_estimates
+
+_Move = TypeVar("_Move", int, Die)
 
 __all__ = ["MAX_NETWORK_BYTES", "NeuralBot", "NeuralSearchBot", "load_network", "shipped_weights"]
 
@@ -221,15 +223,9 @@ class NeuralSearchBot(MonteCarloBot):
     def _network_bid(self, view: View) -> int:
         """The bid among `view`'s legal ones with the best network-playout estimate (`bots.network_playouts`)."""
         began = time.perf_counter()
-        bids = list(view.legal_bids)
         dets = [Game.from_view(view, self.rng) for _ in range(self._dets[1])]
-        net = self.network.network(view.seats)
-        estimates = network_estimates(dets, seat_of(view), bids, net, self.policy, self.bid_per, self.rng)
-        accs = list(zip(bids, estimates))
-        chosen = argmax_mean(accs)
-        self.last_explanation = explain_choice("bid", seat_of(view), self.describe(), accs, chosen, began,
-                                               _NETWORK_NOTE.format(what="bid", policy=self.policy))
-        return chosen
+        bids = list(view.legal_bids)
+        return self._best(view, bids, bids, dets, self.bid_per, began)
 
     def _network_roll(self, view: View) -> Die:
         """The die among `view`'s legal ones with the best network-playout estimate, the determinizations drawn
@@ -239,13 +235,17 @@ class NeuralSearchBot(MonteCarloBot):
         if len(dice) == 1:
             return only_legal_roll(self, view, dice[0])
         dets = PosteriorSampler(view, self.infer, self.rng, self._cache).games(self._dets[0])
+        return self._best(view, dice, [roll_action(d) for d in dice], dets, self.per, began)
+
+    def _best(self, view: View, choices: list[_Move], actions: list[int], dets: list[Game], per: int,
+              began: float) -> _Move:
+        """The choice (with its flat action id) whose network-playout estimate is highest, explained."""
         net = self.network.network(view.seats)
-        estimates = network_estimates(dets, seat_of(view), [roll_action(d) for d in dice], net, self.policy,
-                                      self.per, self.rng)
-        accs = list(zip(dice, estimates))
+        accs = list(zip(choices, network_estimates(dets, seat_of(view), actions, net, self.policy, per, self.rng)))
         chosen = argmax_mean(accs)
-        self.last_explanation = explain_choice("roll", seat_of(view), self.describe(), accs, chosen, began,
-                                               _NETWORK_NOTE.format(what="die rolled now", policy=self.policy))
+        kind, what = ("roll", "die rolled now") if isinstance(chosen, Die) else ("bid", "bid")
+        self.last_explanation = explain_choice(kind, seat_of(view), self.describe(), accs, chosen, began,
+                                               _NETWORK_NOTE.format(what=what, policy=self.policy))
         return chosen
 
 
