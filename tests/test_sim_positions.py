@@ -24,7 +24,7 @@ from minodice.rules import Rules
 from minodice.sim import kernel as K
 from minodice.sim import vector as V
 from minodice.sim.playout import strength_array
-from minodice.sim.positions import CALLER, finish_hands, position_row, section_offsets
+from minodice.sim.positions import CALLER, finish_hands, position_row
 from sim_stream import StreamChance
 
 GREEDY = GreedyBot()
@@ -71,7 +71,7 @@ def loaded_decision(game: Game) -> tuple[np.ndarray, np.ndarray, int]:
     actor = np.zeros(1, dtype=np.int64)
     rules = tuple(int(x) for x in K.encode_rules(game.rules))
     V.play_on_kernel(state, rng, np.zeros(0), seats, game.hands, ((1 << seats) - 1, 0), rules,
-                     strength_array(seats, game.rules), section_offsets(seats), obs, mask, actor)
+                     strength_array(seats, game.rules), V.section_offsets(seats), obs, mask, actor)
     hints = np.zeros((1, NUM_ACTIONS), dtype=np.float32)
     V.hints_kernel(state, actor, seats, rules, strength_array(seats, game.rules), NUM_BIDS, hints)
     return features(obs, seats, hints)[0], mask[0], int(actor[0])

@@ -31,7 +31,6 @@ from .network import VALUE_SCALE, PolicyValueNet, features
 __all__ = ["NETWORK_POLICIES", "network_estimates"]
 
 
-
 def _best_move(net: PolicyValueNet, seats: int) -> Chooser:
     def choose(obs: np.ndarray, mask: np.ndarray, hints: np.ndarray) -> np.ndarray:
         logits, _ = net.forward(features(obs, seats, hints))
@@ -77,4 +76,3 @@ def network_estimates(
             est.add(float(means[i, j]), per)
         out.append(est)
     return out
-

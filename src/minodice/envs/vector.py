@@ -70,16 +70,6 @@ def _bits(flags: np.ndarray) -> int:
     return sum(1 << int(s) for s in np.flatnonzero(flags))
 
 
-def _layout(seats: int) -> tuple[int, ...]:
-    """The observation's section offsets in `sim.vector.SECTIONS` order, then the first roll action id."""
-    offsets: dict[str, int] = {}
-    at = 0
-    for name, size in E.layout(seats):
-        offsets[name] = at
-        at += size
-    return tuple([offsets[name] for name in V.SECTIONS] + [E.NUM_BIDS])
-
-
 class VectorTable:
     """`num_envs` games of `seats` seats, stepped together; the caller acts for the agent seats.
 
@@ -127,7 +117,7 @@ class VectorTable:
         # The settings go to the kernels as tuples (no reference counting): the rules, the
         # observation's layout, and the seats as two bit sets (agents, greedy seats).
         self._rules = tuple(int(x) for x in K.encode_rules(self.rules))
-        self._layout = _layout(self.seats)
+        self._layout = V.section_offsets(self.seats)
         self._pol = (_bits(codes == V.AGENT), _bits(codes == K.GREEDY))
         self._hints = hints
         self._strength = strength_array(self.seats, self.rules) if self._pol[1] or hints else np.zeros(7)

@@ -27,37 +27,20 @@ from collections.abc import Callable
 import numpy as np
 
 from ..dice import hands_for
-from ..encoding import NUM_ACTIONS, NUM_BIDS, layout, observation_size
+from ..encoding import NUM_ACTIONS, NUM_BIDS, observation_size
 from ..game import Game, Phase
 from ..rules import Rules
 from . import kernel as K
 from . import vector as V
 from .playout import encode, strength_array
 
-__all__ = ["CALLER", "Chooser", "finish_hands", "position_row", "section_offsets"]
+__all__ = ["CALLER", "Chooser", "finish_hands", "position_row"]
 
 #: `finish_hands(others=CALLER)`: the caller's `choose` plays every seat, not only `seat`.
 CALLER = "caller"
 
 #: The caller's policy: (observations, legal-action masks, greedy hints) -> one action id per row.
 Chooser = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
-
-_LAYOUTS: dict[int, tuple[int, ...]] = {}
-
-
-def section_offsets(seats: int) -> tuple[int, ...]:
-    """The observation's section offsets as `sim.vector` takes them (`vector.SECTIONS`, then the
-    first roll action id): the `lay` of its kernels."""
-    lay = _LAYOUTS.get(seats)
-    if lay is None:
-        at: dict[str, int] = {}
-        o = 0
-        for name, size in layout(seats):
-            at[name] = o
-            o += size
-        lay = _LAYOUTS[seats] = (*(at[name] for name in V.SECTIONS), NUM_BIDS)
-    return lay
-
 
 def position_row(game: Game) -> np.ndarray:
     """`game`'s current hand as a row of `sim.vector`'s state (int64 [STATE_SIZE]); `game` waits for a
@@ -169,7 +152,7 @@ class _Rows:
             self.pol = (1 << seat, everyone & ~(1 << seat) if K.POLICIES[others] == K.GREEDY else 0)
         self.rules = tuple(int(x) for x in K.encode_rules(rules))
         self.strength = strength_array(seats, rules)
-        self.lay = section_offsets(seats)
+        self.lay = V.section_offsets(seats)
         self.obs = np.empty((games, observation_size(seats)), dtype=np.float32)
         self.mask = np.empty((games, NUM_ACTIONS), dtype=np.bool_)
         self.actor = np.empty(games, dtype=np.int64)

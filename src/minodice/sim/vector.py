@@ -34,9 +34,12 @@ costs reference counting: it was a third of a step's time before.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..dice import NUMBER_DICE, Die
+from ..encoding import NUM_BIDS, layout
 from ..jit import njit
 from ..rules import lead_after
 from .kernel import (
@@ -90,6 +93,7 @@ __all__ = [
     "mask_into",
     "play_on_kernel",
     "reset_kernel",
+    "section_offsets",
     "seed_rows",
     "step_kernel",
 ]
@@ -118,6 +122,20 @@ SECTIONS = (
 )
 L_DICE, L_PHASE, L_TO_ACT, L_HAND, L_PLACED, L_BIDS, L_KNOWN, L_WON = range(8)
 L_TDIE, L_TFACE, L_LEADER, L_LEAD, L_SEEN, L_SCORES, L_NUM_BIDS = range(8, 15)
+
+
+
+@functools.cache
+def section_offsets(seats: int) -> tuple[int, ...]:
+    """The observation's section offsets in `SECTIONS` order, then the first roll action id: the `lay`
+    the kernels take for `seats` seats."""
+    at: dict[str, int] = {}
+    o = 0
+    for name, size in layout(seats):
+        at[name] = o
+        o += size
+    return (*(at[name] for name in SECTIONS), NUM_BIDS)
+
 
 #: LEAD_OF[d]: the lead colour (a die kind) rolling kind d sets in a trick without one (-1: none).
 LEAD_OF = np.array([-1 if (c := lead_after(None, d)) is None else c.index for d in Die], dtype=np.int64)
