@@ -187,6 +187,10 @@ def test_bad_positions_and_moves_are_refused_in_words() -> None:
     with pytest.raises(ValueError, match="first move, action 99, is not legal"):
         finish_hands(position_row(start)[None, :], np.zeros(1, dtype=np.uint64), seat, np.array([99]),
                      lambda o, m, h: m.argmax(axis=1), start.rules)
+    mixed = np.stack([position_row(start), position_row(positions(3, seed=4)[3])])
+    with pytest.raises(ValueError, match="one hand and one seat count"):
+        finish_hands(mixed, np.zeros(2, dtype=np.uint64), seat, np.array([0, 0]), lambda o, m, h: m.argmax(axis=1),
+                     start.rules)
     with pytest.raises(ValueError, match=r"others must be .* or caller, not 'clever'"):
         finish_hands(position_row(start)[None, :], np.zeros(1, dtype=np.uint64), seat, np.array([0]),
                      lambda o, m, h: m.argmax(axis=1), start.rules, others="clever")

@@ -187,6 +187,10 @@ _NO_OBS = np.zeros((0, 0), dtype=np.float32)
 
 
 def _seats_of(state: np.ndarray) -> int:
-    """The seat count of the rows: every seat was dealt the hand's n dice, held or rolled since."""
-    dealt = int(state[0, K.H_COUNTS : K.H_COUNTS + 42].sum() + state[0, K.H_ROLLED : K.H_ROLLED + 7].sum())
-    return dealt // int(state[0, V.V_N])
+    """The seat count of the rows, which must be positions of one hand and seat count: every seat was
+    dealt the hand's n dice, held or rolled since."""
+    dealt = state[:, K.H_COUNTS : K.H_COUNTS + 42].sum(axis=1) + state[:, K.H_ROLLED : K.H_ROLLED + 7].sum(axis=1)
+    n = state[:, V.V_N]
+    if state.ndim != 2 or state.shape[0] == 0 or (n != n[0]).any() or (dealt != dealt[0]).any() or n[0] < 1:
+        raise ValueError("rows must be positions (position_row) of one hand and one seat count")
+    return int(dealt[0] // n[0])
