@@ -20,6 +20,7 @@ __all__ = [
     "DEFAULT_PER",
     "DEFAULT_POLICY",
     "DEFAULT_SIMS",
+    "MAX_NETWORK_SIMS",
     "NETWORK_POLICIES",
     "POLICIES",
 ]
@@ -50,5 +51,7 @@ NEURAL_GUIDES = ("both", "bids", "rolls")
 NETWORK_POLICIES = ("network", "network-all", "value")
 #: `neural+search` with a network playout policy: playouts per legal move (die or bid), and per determinization.
 DEFAULT_NETWORK_SIMS, DEFAULT_NETWORK_PER = 512, 4
+#: The most network playouts a move (`sims`, `bid_sims`): they run all at once, about 1.3 kB of state each.
+MAX_NETWORK_SIMS = 1 << 14
 #: `neural+search`: the default of `guide`.
 DEFAULT_NEURAL_GUIDE = NEURAL_GUIDES[0]

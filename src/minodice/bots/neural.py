@@ -42,6 +42,7 @@ from .defaults import (
     DEFAULT_NETWORK_SIMS,
     DEFAULT_NEURAL_GUIDE,
     DEFAULT_NEURAL_PRIOR,
+    MAX_NETWORK_SIMS,
     NETWORK_POLICIES,
     NEURAL_GUIDES,
 )
@@ -169,6 +170,9 @@ class NeuralSearchBot(MonteCarloBot):
             self.bid_sims = budget.get("bid_sims") or DEFAULT_NETWORK_SIMS
             self.per = budget.get("per") or DEFAULT_NETWORK_PER
             self.bid_per = budget.get("bid_per") or DEFAULT_NETWORK_PER
+            if max(self.sims, self.bid_sims) > MAX_NETWORK_SIMS:
+                raise ValueError(f"policy={policy} plays at most {MAX_NETWORK_SIMS:,} playouts a move (sims and "
+                                 f"bid_sims), all at once in memory, not {max(self.sims, self.bid_sims):,}")
         #: With a network policy: determinizations per roll and per bid.
         self._dets = (max(1, (self.sims or 1) // self.per), max(1, (self.bid_sims or 1) // self.bid_per))
         extra = {"weights": weights, "prior": prior, "guide": guide, "policy": policy if networked else None}
