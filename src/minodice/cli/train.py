@@ -24,6 +24,13 @@ def train(
     every: Annotated[int, typer.Option(help="Updates between evaluations against greedy.", min=1)] = 10,
     start: Annotated[Path | None, typer.Option("--from", help="Train on from this network instead of fresh "
                                                "weights.")] = None,
+    expert: Annotated[str | None, typer.Option(help="Expert iteration instead of PPO: play --games games with this "
+                                               "search bot at every seat, then train the network (--from, else the "
+                                               "shipped one) on its moves and hand scores.")] = None,
+    games: Annotated[int, typer.Option(help="With --expert: games to play (game i dealt from seed --seed + i).",
+                                       min=1)] = 200,
+    epochs: Annotated[int, typer.Option(help="With --expert: passes over the decisions.", min=1)] = 4,
+    jobs: Annotated[int, typer.Option(help="With --expert: processes playing the games.", min=1)] = 1,
 ) -> None:
     """Train the `neural` bot: PPO in self-play tables and against greedy bots, in the vector environment.
 
@@ -35,6 +42,9 @@ def train(
     from ..learn import TrainConfig
     from ..learn import train as run
 
+    if expert is not None:
+        _expert(expert, out, seed=seed, seats=seats, start=start, games=games, epochs=epochs, jobs=jobs)
+        return
     if (updates is None) == (minutes is None):
         typer.echo("error: give --updates (reproducible) or --minutes", err=True)
         raise typer.Exit(2)
@@ -54,6 +64,44 @@ def train(
     cfg = TrainConfig(seed=seed, seats=seats)
     run(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every,
         start=None if net is None else type(net)([p.copy() for p in net.params], dict(net.meta)), report=report)
+    typer.echo(f"wrote {out}")
+
+
+def _expert(spec: str, out: Path, *, seed: int, seats: int, start: Path | None, games: int, epochs: int,
+            jobs: int) -> None:
+    """Expert iteration's supervised step (`learn.expert`): the search bot's games, then the network trained on them;
+    the network's agreement with the search and its value error on the last tenth of the games (held out)."""
+    import numpy as np
+
+    from ..bots import BotSpecError, make_bot
+    from ..bots.neural import load_network
+    from ..codes import printable
+    from ..learn.expert import collect, evaluate, fit
+
+    try:
+        if spec.startswith("cmd:"):
+            raise ValueError("--expert takes a built-in bot (it plays every seat of many games), not a program")
+        make_bot(spec)
+        net = load_network(start, seats=seats)
+        _writable(out)
+    except (BotSpecError, ValueError, OSError) as exc:
+        typer.echo(printable(f"error: {exc}"), err=True)
+        raise typer.Exit(2) from None
+    net = type(net)([p.copy() for p in net.params], dict(net.meta))
+    typer.echo(f"playing {games} games of {spec} at {seats} seats ...")
+    data = collect(spec, games, seats=seats, seed=seed, jobs=jobs)
+    held = data.game >= seed + games - max(1, games // 10)
+    train_on, test = data.subset(~held), data.subset(held)
+    if not len(test) or not len(train_on):
+        train_on = test = data
+    before = evaluate(net, test)
+    fit(net, train_on, epochs=epochs, seed=seed)
+    after = evaluate(net, test)
+    for name, b in before.items():
+        typer.echo(f"held-out {name:12s} {b:8.4f} -> {after[name]:8.4f}")
+    net.meta.update({"expert": {"spec": spec, "games": games, "epochs": epochs, "seed": seed,
+                                "decisions": int(np.sum(~held))}})
+    net.save(out)
     typer.echo(f"wrote {out}")
 
 

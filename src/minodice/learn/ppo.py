@@ -30,7 +30,7 @@ from threadpoolctl import threadpool_limits
 from ..bots.network import VALUE_SCALE, PolicyValueNet, features, masked_log_softmax
 from ..envs.vector import VectorTable
 
-__all__ = ["Adam", "Batch", "Progress", "TrainConfig", "Trainer", "evaluate_vs_greedy", "gradients"]
+__all__ = ["Adam", "Batch", "Progress", "TrainConfig", "Trainer", "backprop", "evaluate_vs_greedy", "gradients"]
 
 
 @dataclass(frozen=True)
@@ -129,6 +129,22 @@ def gradients(net: PolicyValueNet, batch: Batch, adv: np.ndarray, cfg: TrainConf
     g_logits += cfg.entropy_coef * p * (logp_all + entropy[:, None]) / n
     g_logits = np.where(batch.mask, g_logits, 0.0).astype(np.float32)
     g_value = (cfg.value_coef * 2.0 * (value - target) / n).astype(np.float32)
+    grads = backprop(net, batch.x, acts, g_logits, g_value)
+    norm = float(np.sqrt(sum(float((g * g).sum()) for g in grads)))
+    if norm > cfg.max_grad_norm:
+        grads = [g * (cfg.max_grad_norm / norm) for g in grads]
+    stats = {
+        "policy_loss": float(-surrogate.mean()),
+        "value_loss": float(((value - target) ** 2).mean()),
+        "entropy": float(entropy.mean()),
+    }
+    return [g.astype(np.float32) for g in grads], stats
+
+
+def backprop(net: PolicyValueNet, x: np.ndarray, acts: list[np.ndarray], g_logits: np.ndarray,
+             g_value: np.ndarray) -> list[np.ndarray]:
+    """Every parameter's gradient, given the loss's gradients at the logits and the values (inputs `x`, hidden
+    activations `acts` from `net.hidden(x)`)."""
     P = net.params
     h = acts[-1]
     grads: list[np.ndarray] = [np.empty(0, np.float32)] * len(P)
@@ -139,20 +155,12 @@ def gradients(net: PolicyValueNet, batch: Batch, adv: np.ndarray, cfg: TrainConf
     g_h = g_logits @ P[-4].T + g_value[:, None] @ P[-2].T
     for i in reversed(range(net.layers)):
         g_h = g_h * (acts[i] > 0)
-        below = acts[i - 1] if i > 0 else batch.x
+        below = acts[i - 1] if i > 0 else x
         grads[2 * i] = below.T @ g_h
         grads[2 * i + 1] = g_h.sum(axis=0)
         if i > 0:
             g_h = g_h @ P[2 * i].T
-    norm = float(np.sqrt(sum(float((g * g).sum()) for g in grads)))
-    if norm > cfg.max_grad_norm:
-        grads = [g * (cfg.max_grad_norm / norm) for g in grads]
-    stats = {
-        "policy_loss": float(-surrogate.mean()),
-        "value_loss": float(((value - target) ** 2).mean()),
-        "entropy": float(entropy.mean()),
-    }
-    return [g.astype(np.float32) for g in grads], stats
+    return grads
 
 
 class _Rollout:

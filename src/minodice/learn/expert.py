@@ -1,0 +1,194 @@
+"""Expert iteration's supervised step: games of a search bot, and the network trained on its decisions.
+
+PPO (`learn.ppo`) trains the network against itself and greedy bots, so its
+value head predicts a hand's score when the rest of the hand is played by
+such players. A search that stops at the value head (`neural+search:policy=value`)
+wants the score when it is played as at the table it sits at. Here a search
+bot (`montecarlo` by default) plays every seat of whole games; each decision
+is kept with the seat's features, the legal moves, the move chosen, the
+search's estimate of every move it searched, and the score the seat made in
+that hand. `fit` then trains the network on them: the policy head towards the
+search's choices (cross-entropy) and the value head towards the hand scores
+(squared error), as in expert iteration (Anthony et al., 2017) and AlphaZero.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from ..bots import Bot, make_bot
+from ..bots.clairvoyance import show_dice
+from ..bots.explain import Explanation
+from ..bots.network import VALUE_SCALE, PolicyValueNet, features, greedy_hints, masked_log_softmax
+from ..dice import Die
+from ..encoding import NUM_ACTIONS, NUM_BIDS, action_mask, encode
+from ..game import Bid, Game, Phase, Roll
+from .ppo import Adam, backprop
+
+__all__ = ["ExpertData", "collect", "fit"]
+
+_FIELDS = ("x", "mask", "action", "estimate", "score", "hand", "seat", "game")
+
+
+@dataclass
+class ExpertData:
+    """Decisions of a search bot: features, legal mask, move, the search's estimates (nan: not searched),
+    the seat's score for that hand, and which hand, seat and game each came from."""
+
+    x: np.ndarray
+    mask: np.ndarray
+    action: np.ndarray
+    estimate: np.ndarray
+    score: np.ndarray
+    hand: np.ndarray
+    seat: np.ndarray
+    game: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+    def save(self, path: str) -> None:
+        """Write the decisions to an .npz file."""
+        np.savez_compressed(path, **{f: getattr(self, f) for f in _FIELDS})
+
+    @classmethod
+    def load(cls, *paths: str) -> ExpertData:
+        """The decisions of one or more .npz files, joined."""
+        parts = [np.load(p) for p in paths]
+        return cls(*(np.concatenate([p[f] for p in parts]) for f in _FIELDS))
+
+    def subset(self, rows: np.ndarray) -> ExpertData:
+        """The decisions at `rows` (indices or a boolean mask)."""
+        return ExpertData(*(getattr(self, f)[rows] for f in _FIELDS))
+
+
+def _estimates(bot: Bot) -> np.ndarray:
+    """The search's estimate of every move it searched at its last decision (nan: not searched)."""
+    estimate = np.full(NUM_ACTIONS, np.nan, np.float32)
+    explanation: Explanation | None = getattr(bot, "last_explanation", None)
+    if explanation is not None:
+        for stat in explanation.choices:
+            estimate[_action(stat.choice)] = stat.mean
+    return estimate
+
+
+def _action(move: int | Die) -> int:
+    """The flat action id of a bid or a die kind."""
+    return move if isinstance(move, int) else NUM_BIDS + move.index
+
+
+def _decide(game: Game, seat: int, bot: Bot, rows: dict[str, list[Any]]) -> Bid | Roll:
+    """The bot's move for `seat`, its decision appended to `rows`."""
+    view = game.observe(seat)
+    if hasattr(bot, "last_explanation"):
+        bot.last_explanation = None
+    move: Bid | Roll = Bid(seat, bot.bid(view)) if game.phase is Phase.BID else Roll(seat, bot.roll(view))
+    # Forced moves are kept too: they teach the value head (their cross-entropy is 0).
+    rows["x"].append(features(encode(view, sequential_bids=False), game.seats, greedy_hints(view))[0])
+    rows["mask"].append(action_mask(view).astype(bool))
+    rows["action"].append(_action(move.bid if isinstance(move, Bid) else move.die))
+    rows["estimate"].append(_estimates(bot))
+    rows["hand"].append(len(game.log) - 1)
+    rows["seat"].append(seat)
+    return move
+
+
+def _play(args: tuple[str, int, int]) -> dict[str, list[Any]]:
+    """One game of `spec` at every seat: its decisions (the game's seed names the game)."""
+    spec, seats, seed = args
+    game = Game(seats, seed=seed)
+    bots = [make_bot(spec, seed=f"{seed}-{s}") for s in range(seats)]
+    show_dice(bots, game)  # only a clairvoyant teacher (oracle) is shown them
+    for s, bot in enumerate(bots):
+        bot.start_game(game.setup_view(s))
+    rows: dict[str, list[Any]] = {f: [] for f in _FIELDS}
+    while not game.over:
+        pending = game.to_act() if game.phase is Phase.BID else [game.turn]
+        for seat in pending:
+            game.apply(_decide(game, seat, bots[seat], rows))
+    rows["game"] = [seed] * len(rows["action"])
+    rows["score"] = [_hand_score(game, h, s) for h, s in zip(rows["hand"], rows["seat"])]
+    return rows
+
+
+def _hand_score(game: Game, hand: int, seat: int) -> int:
+    scores = game.log[hand].scores
+    assert scores is not None, "every hand of a finished game is scored"
+    return scores[seat]
+
+
+def collect(spec: str = "montecarlo", games: int = 10, *, seats: int = 4, seed: int = 0, jobs: int = 1) -> ExpertData:
+    """The decisions of `games` games with `spec` at every seat (game i dealt from seed `seed + i`)."""
+    work = [(spec, seats, seed + i) for i in range(games)]
+    if jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            results = pool.map(_play, work, chunksize=1)
+    else:
+        results = [_play(w) for w in work]
+    joined = {f: [v for r in results for v in r[f]] for f in _FIELDS}
+    return ExpertData(
+        x=np.asarray(joined["x"], np.float32), mask=np.asarray(joined["mask"], bool),
+        action=np.asarray(joined["action"], np.int64), estimate=np.asarray(joined["estimate"], np.float32),
+        score=np.asarray(joined["score"], np.float32), hand=np.asarray(joined["hand"], np.int16),
+        seat=np.asarray(joined["seat"], np.int8), game=np.asarray(joined["game"], np.int64),
+    )
+
+
+def _gradients(net: PolicyValueNet, x: np.ndarray, mask: np.ndarray, action: np.ndarray, target: np.ndarray,
+               policy_coef: float, value_coef: float) -> tuple[list[np.ndarray], dict[str, float]]:
+    """Gradients of policy_coef * cross-entropy(search's move) + value_coef * squared error(hand score)."""
+    acts = net.hidden(x)
+    logits, value = net.heads(acts[-1])
+    logp_all = masked_log_softmax(logits, mask)
+    p = np.where(mask, np.exp(logp_all), 0.0)
+    n = len(action)
+    rows = np.arange(n)
+    onehot = np.zeros_like(p)
+    onehot[rows, action] = 1.0
+    g_logits = np.where(mask, policy_coef * (p - onehot) / n, 0.0).astype(np.float32)
+    g_value = (value_coef * 2.0 * (value - target) / n).astype(np.float32)
+    grads = backprop(net, x, acts, g_logits, g_value)
+    stats = {"policy_loss": float(-logp_all[rows, action].mean()),
+             "value_loss": float(((value - target) ** 2).mean()),
+             "agree": float((np.where(mask, logits, -np.inf).argmax(axis=1) == action).mean())}
+    return [g.astype(np.float32) for g in grads], stats
+
+
+def evaluate(net: PolicyValueNet, data: ExpertData) -> dict[str, float]:
+    """How often the network's likeliest move is the search's, its cross-entropy, and its value's error
+    (points, root mean square) on `data`."""
+    logits, value = net.forward(data.x)
+    logp = masked_log_softmax(logits, data.mask)
+    rows = np.arange(len(data))
+    return {"agree": float((np.where(data.mask, logits, -np.inf).argmax(axis=1) == data.action).mean()),
+            "policy_loss": float(-logp[rows, data.action].mean()),
+            "value_rmse": float(np.sqrt(((value * VALUE_SCALE - data.score) ** 2).mean()))}
+
+
+def fit(net: PolicyValueNet, data: ExpertData, *, epochs: int = 4, lr: float = 1e-4, minibatch: int = 512,
+        policy_coef: float = 1.0, value_coef: float = 1.0, seed: int = 0) -> list[dict[str, float]]:
+    """Train `net` in place on `data` (numpy's BLAS on one thread); the training losses per epoch."""
+    rng = np.random.default_rng(seed)
+    opt = Adam(net.params, lr)
+    target = (data.score / VALUE_SCALE).astype(np.float32)
+    history = []
+    with threadpool_limits(limits=1, user_api="blas"):
+        for epoch in range(epochs):
+            began = time.perf_counter()
+            order = rng.permutation(len(data))
+            seen: list[dict[str, float]] = []
+            for lo in range(0, len(order), minibatch):
+                idx = order[lo:lo + minibatch]
+                grads, stats = _gradients(net, data.x[idx], data.mask[idx], data.action[idx], target[idx],
+                                          policy_coef, value_coef)
+                opt.step(grads)
+                seen.append(stats)
+            history.append({"epoch": epoch + 1, "seconds": time.perf_counter() - began,
+                            **{k: float(np.mean([s[k] for s in seen])) for k in seen[0]}})
+    return history
