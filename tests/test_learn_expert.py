@@ -94,3 +94,9 @@ def test_train_expert_command(tmp_path: Path) -> None:
                           (["--expert", SPEC, "--from", str(tmp_path / "none.npz")], "no network file")):
         bad = subprocess.run([*base, *args], capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr
+
+
+def test_fit_refuses_no_decisions(data: ExpertData) -> None:
+    net = PolicyValueNet.initial(np.random.default_rng(0), (16,))
+    with pytest.raises(ValueError, match="no decisions"):
+        fit(net, data.subset(np.zeros(len(data), bool)))

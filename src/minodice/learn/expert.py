@@ -31,7 +31,7 @@ from ..encoding import NUM_ACTIONS, NUM_BIDS, action_mask, encode
 from ..game import Bid, Game, Phase, Roll
 from .ppo import Adam, backprop
 
-__all__ = ["ExpertData", "collect", "fit"]
+__all__ = ["ExpertData", "collect", "evaluate", "fit"]
 
 _FIELDS = ("x", "mask", "action", "estimate", "score", "hand", "seat", "game")
 
@@ -174,6 +174,8 @@ def evaluate(net: PolicyValueNet, data: ExpertData) -> dict[str, float]:
 def fit(net: PolicyValueNet, data: ExpertData, *, epochs: int = 4, lr: float = 1e-4, minibatch: int = 512,
         policy_coef: float = 1.0, value_coef: float = 1.0, seed: int = 0) -> list[dict[str, float]]:
     """Train `net` in place on `data` (numpy's BLAS on one thread); the training losses per epoch."""
+    if not len(data):
+        raise ValueError("no decisions to train on")
     rng = np.random.default_rng(seed)
     opt = Adam(net.params, lr)
     target = (data.score / VALUE_SCALE).astype(np.float32)
