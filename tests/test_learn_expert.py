@@ -100,3 +100,11 @@ def test_fit_refuses_no_decisions(data: ExpertData) -> None:
     net = PolicyValueNet.initial(np.random.default_rng(0), (16,))
     with pytest.raises(ValueError, match="no decisions"):
         fit(net, data.subset(np.zeros(len(data), bool)))
+
+
+def test_a_network_copy_trains_without_touching_the_original(data: ExpertData) -> None:
+    net = PolicyValueNet.initial(np.random.default_rng(0), (16,))
+    twin = net.copy()
+    fit(twin, data, epochs=1, lr=1e-2, minibatch=64)
+    assert all(not np.array_equal(a, b) for a, b in zip(net.params[:2], twin.params[:2]))
+    assert twin.meta == net.meta and twin.meta is not net.meta

@@ -165,6 +165,10 @@ class PolicyValueNet:
         params += [(rng.standard_normal((last, 1)) * 0.01).astype(np.float32), np.zeros(1, np.float32)]
         return cls(params, {"hidden": list(hidden)})
 
+    def copy(self) -> PolicyValueNet:
+        """An independent copy (its own arrays and meta), to train without touching the original."""
+        return PolicyValueNet([p.copy() for p in self.params], dict(self.meta))
+
     @property
     def layers(self) -> int:
         """Number of hidden layers."""

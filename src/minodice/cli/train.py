@@ -63,7 +63,7 @@ def train(
 
     cfg = TrainConfig(seed=seed, seats=seats)
     run(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every,
-        start=None if net is None else type(net)([p.copy() for p in net.params], dict(net.meta)), report=report)
+        start=None if net is None else net.copy(), report=report)
     typer.echo(f"wrote {out}")
 
 
@@ -71,8 +71,6 @@ def _expert(spec: str, out: Path, *, seed: int, seats: int, start: Path | None, 
             jobs: int) -> None:
     """Expert iteration's supervised step (`learn.expert`): the search bot's games, then the network trained on them;
     the network's agreement with the search and its value error on the last tenth of the games (held out)."""
-    import numpy as np
-
     from ..bots import BotSpecError, make_bot
     from ..bots.neural import load_network
     from ..codes import printable
@@ -87,7 +85,7 @@ def _expert(spec: str, out: Path, *, seed: int, seats: int, start: Path | None, 
     except (BotSpecError, ValueError, OSError) as exc:
         typer.echo(printable(f"error: {exc}"), err=True)
         raise typer.Exit(2) from None
-    net = type(net)([p.copy() for p in net.params], dict(net.meta))
+    net = net.copy()  # the shipped or cached network stays as it is
     typer.echo(f"playing {games} games of {spec} at {seats} seats ...")
     data = collect(spec, games, seats=seats, seed=seed, jobs=jobs)
     held = data.game >= seed + games - max(1, games // 10)
@@ -100,7 +98,7 @@ def _expert(spec: str, out: Path, *, seed: int, seats: int, start: Path | None, 
     for name, b in before.items():
         typer.echo(f"held-out {name:12s} {b:8.4f} -> {after[name]:8.4f}")
     net.meta.update({"expert": {"spec": spec, "games": games, "epochs": epochs, "seed": seed,
-                                "decisions": int(np.sum(~held))}})
+                                "decisions": int((~held).sum())}})
     net.save(out)
     typer.echo(f"wrote {out}")
 
