@@ -91,7 +91,8 @@ def test_train_expert_command(tmp_path: Path) -> None:
     for args, message in ((["--expert", "cmd:python3 bot.py"], "built-in bot"),
                           (["--expert", "nope"], "unknown bot 'nope'"),
                           (["--expert", "montecarlo:sims=x"], "must be a number"),
-                          (["--expert", SPEC, "--from", str(tmp_path / "none.npz")], "no network file")):
+                          (["--expert", SPEC, "--from", str(tmp_path / "none.npz")], "no network file"),
+                          (["--expert", SPEC, "--games", "1000000"], "1<=x<=5000")):
         bad = subprocess.run([*base, *args], capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr
 

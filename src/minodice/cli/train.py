@@ -8,7 +8,10 @@ from typing import Annotated
 
 import typer
 
-__all__ = ["register", "train"]
+__all__ = ["MAX_EXPERT_GAMES", "register", "train"]
+
+#: The most games `--expert` plays in one run (their decisions are held in memory: about 0.2 MB a 4-seat game).
+MAX_EXPERT_GAMES = 5_000
 
 
 def train(
@@ -28,7 +31,7 @@ def train(
                                                "search bot at every seat, then train the network (--from, else the "
                                                "shipped one) on its moves and hand scores.")] = None,
     games: Annotated[int, typer.Option(help="With --expert: games to play (game i dealt from seed --seed + i).",
-                                       min=1)] = 200,
+                                       min=1, max=MAX_EXPERT_GAMES)] = 200,
     epochs: Annotated[int, typer.Option(help="With --expert: passes over the decisions.", min=1)] = 4,
     jobs: Annotated[int, typer.Option(help="With --expert: processes playing the games.", min=1)] = 1,
 ) -> None:
