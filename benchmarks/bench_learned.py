@@ -17,6 +17,10 @@ holds its table size (``seats``).
     .venv/bin/python benchmarks/bench_learned.py --curve CHECKPOINTS --deals 40 --plot docs/learning-curve.png
     .venv/bin/python benchmarks/bench_learned.py --paired A.jsonl B.jsonl   # two --save results, deal by deal
     .venv/bin/python benchmarks/bench_learned.py --pool S16.jsonl S17.jsonl  # one bot on two seeds, as one figure
+    .venv/bin/python benchmarks/bench_learned.py --paired R.jsonl:22,23 R.jsonl:12,16  # two seeds a side, paired
+
+A result is named ``FILE`` (its last line), ``FILE:N`` (line N) or ``FILE:N,M,...`` (one candidate's lines
+on different seeds, pooled). Deals are paired by seed and number, so only deals both sides played match.
 
 ``--curve DIR`` reads a run of ``minodice train --checkpoints DIR``: its log (the lead over kernel greedy
 bots at every evaluation, 2,000 games each); for up to ``--points`` checkpoints spread over the run it
@@ -94,51 +98,74 @@ def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16
     }
 
 
-def paired(first: dict, second: dict) -> dict:
+def deal_leads(result: dict) -> dict[tuple[int, int], float]:
+    """A saved result's lead per deal, keyed by (seed, deal): deal numbers restart at every seed, so the seed
+    is what says two results played the same dice."""
+    if "per_deal" not in result:
+        raise SystemExit(f"{result.get('candidate')}: saved without its leads per deal (measured before they were kept)")
+    if not isinstance(result.get("seed"), int):
+        raise SystemExit(f"{result.get('candidate')}: saved without its seed, so its deals cannot be matched")
+    return {(result["seed"], int(deal)): lead for deal, lead in result["per_deal"].items()}
+
+
+def _one_side(results: Sequence[dict]) -> tuple[str, dict[tuple[int, int], float]]:
+    """One candidate's results on different seeds against one table, as its name and its leads per deal."""
+    if len({(r["candidate"], tuple(r.get("others", ()))) for r in results}) != 1:
+        raise SystemExit("pool results of one candidate against one table only")
+    leads: dict[tuple[int, int], float] = {}
+    for r in results:
+        mine = deal_leads(r)
+        if mine.keys() & leads.keys():
+            raise SystemExit("two results share a seed: they played the same deals, pool results of different seeds")
+        leads |= mine
+    return results[0]["candidate"], leads
+
+
+def paired(first: Sequence[dict], second: Sequence[dict]) -> dict:
     """How much the first candidate's lead exceeds the second's, deal by deal over the deals both played (the
-    same seed deals the same dice, so the difference is far less noisy than either lead)."""
-    common = sorted(set(first["per_deal"]) & set(second["per_deal"]), key=int)
+    same seed deals the same dice, so the difference is far less noisy than either lead); each side is one
+    result or one candidate's results on several seeds."""
+    (a, mine), (b, theirs) = _one_side(first), _one_side(second)
+    common = sorted(mine.keys() & theirs.keys())
     if len(common) < 2:
         raise SystemExit("the two results share fewer than two deals: measure them with the same --seed")
-    mean, half = mean_half([first["per_deal"][d] - second["per_deal"][d] for d in common])
-    return {"first": first["candidate"], "second": second["candidate"], "deals": len(common),
-            "difference": round(mean, 2), "ci95": round(half, 2)}
+    mean, half = mean_half([mine[d] - theirs[d] for d in common])
+    return {"first": a, "second": b, "deals": len(common), "difference": round(mean, 2), "ci95": round(half, 2)}
 
 
 def pooled(results: Sequence[dict]) -> dict:
     """One candidate's results on different seeds (different deals) as one lead over all their deals."""
-    if len({(r["candidate"], tuple(r["others"])) for r in results}) != 1:
-        raise SystemExit("pool results of one candidate against one table only")
-    seeds = [r.get("seed") for r in results]
-    same_deals = any(a["per_deal"] == b["per_deal"] for i, a in enumerate(results) for b in results[i + 1:])
-    if same_deals or (None not in seeds and len(set(seeds)) < len(seeds)):
-        raise SystemExit("two results share a seed: they played the same deals, pool results of different seeds")
-    leads = [lead for r in results for lead in r["per_deal"].values()]
-    mean, half = mean_half(leads)
-    return {"candidate": results[0]["candidate"], "others": results[0]["others"], "deals": len(leads),
+    name, leads = _one_side(results)
+    mean, half = mean_half(list(leads.values()))
+    return {"candidate": name, "others": results[0]["others"], "deals": len(leads),
             "lead": round(mean, 2), "ci95": round(half, 2)}
 
 
-def _result(spec: str) -> dict:
-    """A result saved by --save: FILE (its last line) or FILE:N (line N, from 1); SystemExit saying what is wrong."""
-    where, colon, number = spec.rpartition(":")
-    if not (colon and number.isdigit()):
-        where, number = spec, ""
+def results_named(spec: str) -> list[dict]:
+    """The results saved by --save that `spec` names: FILE (its last line), FILE:N (line N, from 1) or
+    FILE:N,M,... (several lines); SystemExit saying what is wrong."""
+    where, colon, numbers = spec.rpartition(":")
+    if not (colon and numbers and all(n.isdigit() for n in numbers.split(","))):
+        where, numbers = spec, ""
     try:
         lines = [x for x in Path(where).read_text(encoding="utf-8").splitlines() if x.strip()]
     except (OSError, UnicodeDecodeError) as exc:
         raise SystemExit(f"{spec}: cannot read the results ({exc.__class__.__name__})") from None
-    if not lines or (number and not 1 <= int(number) <= len(lines)):
-        raise SystemExit(f"{spec}: no such result (the file holds {len(lines)})")
-    try:
-        result = json.loads(lines[int(number) - 1] if number else lines[-1])
-    except json.JSONDecodeError:
-        result = None
-    if not isinstance(result, dict):
-        raise SystemExit(f"{spec}: not a result saved by --save")
-    if "per_deal" not in result:
-        raise SystemExit(f"{spec}: saved without its leads per deal (measured before they were kept)")
-    return result
+    picked = [int(n) for n in numbers.split(",")] if numbers else [len(lines)]
+    out = []
+    for number in picked:
+        if not 1 <= number <= len(lines):
+            raise SystemExit(f"{where}:{number}: no such result (the file holds {len(lines)})")
+        try:
+            result = json.loads(lines[number - 1])
+        except json.JSONDecodeError:
+            result = None
+        if not isinstance(result, dict) or "candidate" not in result:
+            raise SystemExit(f"{where}:{number}: not a result saved by --save")
+        if "per_deal" not in result:
+            raise SystemExit(f"{where}:{number}: saved without its leads per deal (measured before they were kept)")
+        out.append(result)
+    return out
 
 
 def _spread(log: list[dict], points: int) -> set[int]:
@@ -226,20 +253,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--plot", type=Path, help="with --curve: draw the curve to this .png")
     ap.add_argument("--replot", type=Path, help="draw the curve of a JSON saved by --curve --save (no games)")
     ap.add_argument("--compare", help="with --plot: LOG.jsonl:LABEL, another run's log to draw beside it")
-    ap.add_argument("--paired", nargs=2, metavar="RESULT", help="compare two results saved by --save (FILE or "
-                    "FILE:LINE) deal by deal, and play nothing")
+    ap.add_argument("--paired", nargs=2, metavar="RESULT", help="compare two results saved by --save (FILE, "
+                    "FILE:LINE, or FILE:LINE,LINE for one bot on several seeds) deal by deal, and play nothing")
     ap.add_argument("--pool", nargs="+", metavar="RESULT", help="one candidate's results saved by --save on "
                     "different seeds, as one lead over all their deals (plays nothing)")
     args = ap.parse_args(argv)
     if args.deals < 1:
         ap.error(f"--deals must be at least 1, not {args.deals}")
     if args.pool is not None:
-        p = pooled([_result(spec) for spec in args.pool])
+        results = [r for spec in args.pool for r in results_named(spec)]
+        p = pooled(results)
         print(f"{p['candidate']} vs {', '.join(p['others'])}: lead {p['lead']:+.1f} ± {p['ci95']:.1f} "
-              f"({p['deals']} deals pooled from {len(args.pool)} results)")
+              f"({p['deals']} deals pooled from {len(results)} results)")
         return 0
     if args.paired is not None:
-        d = paired(_result(args.paired[0]), _result(args.paired[1]))
+        d = paired(results_named(args.paired[0]), results_named(args.paired[1]))
         print(f"{d['first']} leads by {d['difference']:+.1f} ± {d['ci95']:.1f} more than {d['second']} "
               f"(paired over {d['deals']} deals)")
         return 0

@@ -36,6 +36,10 @@ def test_bench_learned_refuses_results_without_leads_per_deal(tmp_path: Path) ->
     old.write_text(json.dumps({"candidate": "neural", "lead": 1.0}) + "\n")
     run = _run("--paired", str(old), str(old))
     assert run.returncode != 0 and "without its leads per deal" in run.stderr
+    unseeded = tmp_path / "unseeded.jsonl"
+    unseeded.write_text(json.dumps({"candidate": "neural", "others": [], "per_deal": {"0": 1.0, "1": 2.0}}) + "\n")
+    run = _run("--paired", str(unseeded), str(unseeded))
+    assert run.returncode != 0 and "without its seed" in run.stderr
 
 
 def test_bench_learned_pools_one_bot_over_seeds(tmp_path: Path) -> None:
@@ -63,3 +67,24 @@ def test_bench_learned_plays_other_table_sizes(tmp_path: Path) -> None:
     assert result["others"] == ["greedy", "montecarlo", "ismcts", "greedy", "montecarlo"]
     bad = _run("neural", "--seats", "7")
     assert bad.returncode == 2 and "--seats" in bad.stderr
+
+
+def test_bench_learned_pairs_by_seed_and_pools_each_side(tmp_path: Path) -> None:
+    saved = tmp_path / "runs.jsonl"
+    for candidate, seed in (("neural", "1"), ("neural", "2"), ("random", "1"), ("random", "2")):
+        run = _run(candidate, "--tables", "greedy", "--deals", "2", "--seed", seed, "--save", str(saved))
+        assert run.returncode == 0, run.stderr
+    rows = [json.loads(line) for line in saved.read_text().splitlines()]
+    apart = _run("--paired", f"{saved}:1", f"{saved}:4")  # neural on seed 1, random on seed 2: other dice
+    assert apart.returncode != 0 and "fewer than two deals" in apart.stderr
+    both = _run("--paired", f"{saved}:1,2", f"{saved}:3,4")
+    diffs = [a - b for x, y in ((0, 2), (1, 3)) for a, b in zip(rows[x]["per_deal"].values(),
+                                                                 rows[y]["per_deal"].values())]
+    assert both.returncode == 0 and "paired over 4 deals" in both.stdout, both.stdout
+    assert abs(float(both.stdout.split("leads by ")[1].split(" ±")[0]) - sum(diffs) / 4) < 0.06
+    mixed = _run("--paired", f"{saved}:1,3", f"{saved}:2")
+    assert mixed.returncode != 0 and "one candidate" in mixed.stderr
+    assert "4 deals pooled from 2 results" in _run("--pool", f"{saved}:1,2").stdout
+    for bad in (f"{saved}:9", f"{saved}:1,x"):
+        run = _run("--pool", bad)
+        assert run.returncode != 0 and "Traceback" not in run.stderr, run.stderr
