@@ -101,11 +101,15 @@ def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16
 def deal_leads(result: dict) -> dict[tuple[int, int], float]:
     """A saved result's lead per deal, keyed by (seed, deal): deal numbers restart at every seed, so the seed
     is what says two results played the same dice."""
-    if "per_deal" not in result:
-        raise SystemExit(f"{result.get('candidate')}: saved without its leads per deal (measured before they were kept)")
-    if not isinstance(result.get("seed"), int):
-        raise SystemExit(f"{result.get('candidate')}: saved without its seed, so its deals cannot be matched")
-    return {(result["seed"], int(deal)): lead for deal, lead in result["per_deal"].items()}
+    name, leads, seed = result.get("candidate"), result.get("per_deal"), result.get("seed")
+    if leads is None:
+        raise SystemExit(f"{name}: saved without its leads per deal (measured before they were kept)")
+    if not isinstance(seed, int):
+        raise SystemExit(f"{name}: saved without its seed, so its deals cannot be matched")
+    try:
+        return {(seed, int(deal)): float(lead) for deal, lead in leads.items()}
+    except (AttributeError, TypeError, ValueError):
+        raise SystemExit(f"{name}: its leads per deal are not deal numbers and points") from None
 
 
 def _one_side(results: Sequence[dict]) -> tuple[str, dict[tuple[int, int], float]]:
@@ -137,7 +141,7 @@ def pooled(results: Sequence[dict]) -> dict:
     """One candidate's results on different seeds (different deals) as one lead over all their deals."""
     name, leads = _one_side(results)
     mean, half = mean_half(list(leads.values()))
-    return {"candidate": name, "others": results[0]["others"], "deals": len(leads),
+    return {"candidate": name, "others": results[0].get("others", []), "deals": len(leads),
             "lead": round(mean, 2), "ci95": round(half, 2)}
 
 
@@ -151,6 +155,8 @@ def results_named(spec: str) -> list[dict]:
         lines = [x for x in Path(where).read_text(encoding="utf-8").splitlines() if x.strip()]
     except (OSError, UnicodeDecodeError) as exc:
         raise SystemExit(f"{spec}: cannot read the results ({exc.__class__.__name__})") from None
+    if not lines:
+        raise SystemExit(f"{where}: holds no results")
     picked = [int(n) for n in numbers.split(",")] if numbers else [len(lines)]
     out = []
     for number in picked:

@@ -40,6 +40,14 @@ def test_bench_learned_refuses_results_without_leads_per_deal(tmp_path: Path) ->
     unseeded.write_text(json.dumps({"candidate": "neural", "others": [], "per_deal": {"0": 1.0, "1": 2.0}}) + "\n")
     run = _run("--paired", str(unseeded), str(unseeded))
     assert run.returncode != 0 and "without its seed" in run.stderr
+    garbled = tmp_path / "garbled.jsonl"
+    garbled.write_text(json.dumps({"candidate": "neural", "seed": 1, "per_deal": {"first": "many"}}) + "\n")
+    run = _run("--pool", str(garbled))
+    assert run.returncode != 0 and "not deal numbers and points" in run.stderr
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    run = _run("--paired", str(empty), str(empty))
+    assert run.returncode != 0 and "holds no results" in run.stderr
 
 
 def test_bench_learned_pools_one_bot_over_seeds(tmp_path: Path) -> None:
