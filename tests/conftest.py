@@ -44,6 +44,11 @@ def _state_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> It
     else:
         os.environ["XDG_STATE_HOME"] = old
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the `heavy` tests first: started last, one of them keeps a worker busy after the others finish."""
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
+
+
 #: Every combination of rule options (24 tables), defaults first.
 ALL_RULES: tuple[Rules, ...] = tuple(
     Rules(*combo) for combo in itertools.product(*(values for values, _ in RULE_OPTIONS.values()))

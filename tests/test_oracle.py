@@ -9,6 +9,7 @@ marked as cheating wherever bots are listed — and refused at web tables.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -17,7 +18,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from minodice import record as records
-from minodice.bots import BUILTIN, CHEATS, make_bot
+from minodice.bots import BUILTIN, CHEATS, BotSpecError, make_bot
 from minodice.bots.clairvoyance import ClairvoyanceError, ClairvoyantBot, DiceInSight
 from minodice.bots.runner import Match
 from minodice.cli import build_app
@@ -25,6 +26,7 @@ from minodice.dice import Die
 from minodice.game import EXTERNAL, Deal, Game
 from minodice.tournament import TournamentConfig, entrants_from_specs, run_tournament
 from minodice.tui import PlaySettings, run
+from minodice.view import View
 from test_server_common import server_fixtures
 
 server, http = server_fixtures("oracle")
@@ -101,6 +103,50 @@ def test_a_match_shows_the_dice_to_clairvoyant_bots_only() -> None:
     assert explanation is not None and explanation.bot.startswith("oracle:")
 
 
+def test_a_part_time_oracle_cheats_only_in_the_decisions_it_sees() -> None:
+    weak, strong = _hand_one((Die.PURPLE, Die.GRAY)), _hand_one((Die.MINOTAUR, Die.GRIFFIN))
+    bids_only = [make_bot(f"oracle:{BUDGET},sees=bids", seed=1) for _ in range(2)]
+    for bot, game in zip(bids_only, (weak, strong)):
+        assert isinstance(bot, ClairvoyantBot)
+        bot.watch(DiceInSight(game))
+    assert [bot.bid(g.observe(0)) for bot, g in zip(bids_only, (weak, strong))] == [1, 0]  # as the oracle
+    rolls_only = [make_bot(f"oracle:{BUDGET},sees=rolls", seed=1) for _ in range(2)]
+    for bot, game in zip(rolls_only, (weak, strong)):
+        bot.watch(DiceInSight(game))  # type: ignore[attr-defined]
+    honest = [bot.bid(g.observe(0)) for bot, g in zip(rolls_only, (weak, strong))]
+    assert honest[0] == honest[1]  # bids as montecarlo does: on its own view, which is the same
+    assert rolls_only[0].last_explanation.bot == f"montecarlo:{BUDGET}"  # type: ignore[attr-defined]
+    assert make_bot("oracle:sees=rolls").describe() == "oracle:sees=rolls"
+    with pytest.raises(ClairvoyanceError):
+        make_bot(f"oracle:{BUDGET},sees=rolls", seed=1).bid(weak.observe(0))  # a cheat still: no Match, no play
+    for bad in ("oracle:sees=everything", "oracle:sees="):
+        with pytest.raises(BotSpecError, match="sees must be both, bids or rolls"):
+            make_bot(bad)
+
+
+@pytest.mark.parametrize("sees", ["bids", "rolls"])
+def test_a_part_time_oracle_plays_whole_games(sees: str) -> None:
+    game = Game(4, seed=6)
+    oracle = make_bot(f"oracle:{BUDGET},sees={sees}", seed=2)
+    bots = {0: oracle, 1: make_bot(f"montecarlo:{BUDGET}", seed=3), 2: make_bot("greedy"), 3: make_bot("random", seed=4)}
+    kinds: dict[str, set[str]] = {"bid": set(), "roll": set()}
+
+    def recorded(decide: Callable[[View], object]) -> Callable[[View], object]:
+        def decide_and_note(view: View) -> object:
+            choice = decide(view)
+            explanation = oracle.last_explanation  # type: ignore[attr-defined]
+            kinds[explanation.kind].add(explanation.bot.partition(":")[0])
+            return choice
+        return decide_and_note
+
+    oracle.bid, oracle.roll = recorded(oracle.bid), recorded(oracle.roll)  # type: ignore[method-assign]
+    match = Match(game, bots)
+    match.play()
+    assert all(not st.faults for st in match.stats.values())
+    cheating = {"bid": "oracle" if sees == "bids" else "montecarlo", "roll": "oracle" if sees == "rolls" else "montecarlo"}
+    assert kinds == {k: {v} for k, v in cheating.items()}
+
+
 def test_a_person_may_play_against_it_in_the_terminal(tmp_path: Path) -> None:
     out = io.StringIO()
     answers = iter(["1"] * 400)
@@ -130,7 +176,7 @@ def test_the_help_says_it_cheats() -> None:
     listed = runner.invoke(app, ["bots"], env={"COLUMNS": "200"})
     assert listed.exit_code == 0 and f"[{CHEATS}] montecarlo on the true deal" in " ".join(listed.output.split())
     helped = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "400"})
-    assert f"seconds) [{CHEATS}]" in " ".join(helped.output.split())
+    assert f"sees=both) [{CHEATS}]" in " ".join(helped.output.split())
     assert BUILTIN.info("oracle").help.startswith(f"[{CHEATS}]")
 
 

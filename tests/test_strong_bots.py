@@ -332,6 +332,7 @@ def duplicate_lead(spec: str, deals: int, prefix: str) -> tuple[float, float]:
     return statistics.fmean(diffs), 2.0 * statistics.stdev(diffs) / math.sqrt(deals)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("spec", "deals"), [("montecarlo:sims=64,per=4,bid_sims=64,bid_per=4", 80), ("ismcts:sims=48,bid_sims=64", 60)])
 def test_beats_greedy_beyond_the_noise(spec: str, deals: int) -> None:
     mean, half = duplicate_lead(spec, deals, "duel")

@@ -122,7 +122,12 @@ def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
 def _oracle(rng: random.Random, options: dict[str, str]) -> Bot:
     from .oracle import OracleBot
 
-    return OracleBot(rng, **_budget("oracle", options))
+    sees = options.get("sees")
+    if sees is not None and sees not in D.ORACLE_SIGHTS:
+        raise BotSpecError(f"oracle: sees must be {', '.join(D.ORACLE_SIGHTS[:-1])} or {D.ORACLE_SIGHTS[-1]}, "
+                           f"not {sees!r}")
+    rest = {k: v for k, v in options.items() if k != "sees"}
+    return OracleBot(rng, sees=sees, **_budget("oracle", rest))
 
 
 @dataclass(frozen=True)
@@ -302,6 +307,8 @@ BUILTIN = BuiltinBots((
             BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
             BotOption("bid_per", D.DEFAULT_BID_PER, "playouts per seed, bidding"),
             *(o for o in _SEARCH_MODEL if o.name != "infer"),
+            BotOption("sees", D.ORACLE_SIGHTS[0],
+                      f"the decisions taken on the true deal: {'/'.join(D.ORACLE_SIGHTS)} (the others as montecarlo's)"),
         ),
         cheats=True,
     ),

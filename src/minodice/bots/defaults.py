@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_SIMS",
     "MAX_NETWORK_SIMS",
     "NETWORK_POLICIES",
+    "ORACLE_SIGHTS",
     "POLICIES",
 ]
 
@@ -55,3 +56,6 @@ DEFAULT_NETWORK_SIMS, DEFAULT_NETWORK_PER = 512, 4
 MAX_NETWORK_SIMS = 1 << 14
 #: `neural+search`: the default of `guide`.
 DEFAULT_NEURAL_GUIDE = NEURAL_GUIDES[0]
+#: `oracle`: the decisions it takes on the true deal, the default first (the others as `montecarlo`
+#: would, on its own view): so its lead can be split into what the dice are worth to bids and to rolls.
+ORACLE_SIGHTS = ("both", "bids", "rolls")

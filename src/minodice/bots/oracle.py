@@ -16,7 +16,11 @@ gain at most by search of this kind. It cheats, so web tables refuse it
 shows it the dice.
 
 Options as montecarlo's: `sims`, `per`, `bid_sims`, `bid_per`, `ambition`,
-`policy`, `seconds` (`infer` has nothing to infer).
+`policy`, `seconds` (`infer` has nothing to infer); and `sees`: `both` (the
+default) cheats in every decision, `bids` only when bidding and `rolls` only
+when rolling, the other decisions made by a `montecarlo` of the same budget
+on the seat's own view. Their leads split the headroom between the two kinds
+of decision.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import numpy as np
 
@@ -33,9 +38,10 @@ from ..game import Game
 from ..sim.playout import playout_values
 from ..view import View
 from .clairvoyance import ClairvoyantBot
-from .defaults import DEFAULT_AMBITION, DEFAULT_SIMS
+from .defaults import DEFAULT_AMBITION, DEFAULT_SIMS, ORACLE_SIGHTS
 from .explain import ChoiceStat, Explanation
 from .montecarlo import (
+    MonteCarloBot,
     format_spec,
     given_options,
     only_legal_roll,
@@ -46,6 +52,8 @@ from .montecarlo import (
 )
 
 __all__ = ["OracleBot", "true_deal"]
+
+_Choice = TypeVar("_Choice", int, Die)
 
 
 def true_deal(view: View, others: dict[int, tuple[Die, ...]], rng: random.Random) -> Game:
@@ -106,15 +114,24 @@ class OracleBot(ClairvoyantBot):
         seconds: float | None = None,
         policy: str = "greedy",
         ambition: float | None = None,
+        sees: str | None = None,
     ) -> None:
         super().__init__(rng)
+        if sees is not None and sees not in ORACLE_SIGHTS:
+            raise ValueError(f"sees must be {', '.join(ORACLE_SIGHTS[:-1])} or {ORACLE_SIGHTS[-1]}, not {sees!r}")
         warm_simulator()
         self.sims, self.per, self.bid_sims, self.bid_per = search_budget(sims, per, bid_sims, bid_per, seconds)
         self.seconds = seconds
         self.policy = policy
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
+        self.sees = ORACLE_SIGHTS[0] if sees is None else sees
         self._options = given_options(sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per, seconds=seconds,
-                                      policy=policy, ambition=ambition)
+                                      policy=policy, ambition=ambition, sees=sees)
+        #: The honest half of a part-time oracle (`sees` bids or rolls only): montecarlo at the same budget.
+        self._honest = None if self.sees == "both" else MonteCarloBot(
+            random.Random(self.rng.getrandbits(64)), sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per,
+            seconds=seconds, policy=policy, ambition=ambition,
+        )
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
 
@@ -122,6 +139,8 @@ class OracleBot(ClairvoyantBot):
         return format_spec(self.name, self._options)
 
     def bid(self, view: View) -> int:
+        if self._honest is not None and self.sees == "rolls":
+            return self._honestly(view, self._honest.bid)
         began = time.perf_counter()
         deal = true_deal(view, dict(self.others_dice(view)), self.rng)
         legal = view.legal_bids
@@ -135,6 +154,8 @@ class OracleBot(ClairvoyantBot):
                                 f"(+{self.ambition:g} per bid up to 2 for the bot's better play)"))
 
     def roll(self, view: View) -> Die:
+        if self._honest is not None and self.sees == "bids":
+            return self._honestly(view, self._honest.roll)
         began = time.perf_counter()
         legal = view.legal_dice
         deal = true_deal(view, dict(self.others_dice(view)), self.rng)
@@ -147,6 +168,17 @@ class OracleBot(ClairvoyantBot):
         chosen = self._choose("roll", view, stats, began, "expected score of this hand per die, on the true deal")
         assert isinstance(chosen, Die)
         return chosen
+
+    def _honestly(self, view: View, decide: Callable[[View], _Choice]) -> _Choice:
+        """A decision left to the honest montecarlo, explained as it explains it.
+
+        The oracle still asks for the dice (and raises without them): a cheat plays only where a Match shows them.
+        """
+        self.others_dice(view)
+        choice = decide(view)
+        assert self._honest is not None
+        self.last_explanation = self._honest.last_explanation
+        return choice
 
     def _choose(self, kind: str, view: View, stats: list[ChoiceStat], began: float, note: str) -> int | Die:
         """The choice with the highest mean (the first of equals), explained in `last_explanation`."""
