@@ -122,12 +122,11 @@ def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
 def _oracle(rng: random.Random, options: dict[str, str]) -> Bot:
     from .oracle import OracleBot
 
-    sees = options.get("sees")
-    if sees is not None and sees not in D.ORACLE_SIGHTS:
-        raise BotSpecError(f"oracle: sees must be {', '.join(D.ORACLE_SIGHTS[:-1])} or {D.ORACLE_SIGHTS[-1]}, "
-                           f"not {sees!r}")
-    rest = {k: v for k, v in options.items() if k != "sees"}
-    return OracleBot(rng, sees=sees, **_budget("oracle", rest))
+    budget = _budget("oracle", {k: v for k, v in options.items() if k != "sees"})
+    try:
+        return OracleBot(rng, sees=options.get("sees"), **budget)
+    except ValueError as exc:  # the bot checks `sees` itself
+        raise BotSpecError(f"oracle: {exc}") from None
 
 
 @dataclass(frozen=True)
