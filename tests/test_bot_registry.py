@@ -95,3 +95,27 @@ def test_the_readme_bot_table_matches_the_registry() -> None:
         for option in info.options:
             if option.default is None:
                 assert f"`{option.name}`" in row, (name, option.name)
+
+
+@pytest.mark.parametrize("spec", [
+    "z" * 5000,  # an unknown bot
+    "montecarlo:" + "z" * 5000,  # an option without a value
+    "montecarlo:policy=" + "z" * 5000,  # a bad value
+    "oracle:sees=" + "z" * 5000,
+    "neural+search:prior=" + "z" * 5000,
+    "montecarlo:" + "z" * 5000 + "=1",  # an unknown option
+])
+def test_a_huge_bad_spec_gets_a_one_line_error(spec: str) -> None:
+    """Every option's error echoes a bad value cut short with its length, so a pasted file makes one line."""
+    with pytest.raises(BotSpecError) as caught:
+        make_bot(spec, seed=0)
+    message = str(caught.value)
+    assert len(message) < 400, message
+    assert "5,0" in message  # the length of what was cut
+
+
+def test_play_echoes_a_huge_bad_spec_cut_short() -> None:
+    result = runner.invoke(app, ["play", "--bot", "montecarlo:policy=" + "z" * 5000, "--bot", "greedy"])
+    assert result.exit_code != 0
+    assert "policy must be greedy or random" in result.output
+    assert len(result.output) < 400, result.output

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["CODES", "GROUPS", "printable", "render"]
+__all__ = ["CODES", "GROUPS", "printable", "quoted", "render"]
 
 #: What `printable` escapes: control characters (C0, DEL, C1), line and paragraph separators,
 #: the bidirectional-text controls that reorder what a terminal shows, and lone surrogates.
@@ -251,6 +251,25 @@ def printable(text: str) -> str:
     'Ana\\\\nfake.json: ok'
     """
     return _UNSAFE.sub(_escape, text)
+
+
+#: How many characters of a bad value an error message echoes (`quoted`).
+QUOTE_LIMIT = 40
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """`value` as an error message echoes it: its repr, cut after `limit` characters with the whole's
+    length, so a 5,000-character option makes a one-line error, not a 10 KB one.
+
+    >>> quoted("x")
+    "'x'"
+    >>> quoted("y" * 5000, limit=6)
+    "'yyyyy… (5,000 characters)"
+    """
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(value) if isinstance(value, str | bytes) else len(text):,} characters)"
 
 
 def _escape(match: re.Match[str]) -> str:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..codes import quoted
 from . import defaults as D
 from .base import Bot, BotFault
 from .random_bot import RandomBot
@@ -89,7 +90,7 @@ def _neural(rng: random.Random, options: dict[str, str]) -> Bot:
 
     unknown = sorted(set(options) - {"weights"})
     if unknown:
-        raise BotSpecError(f"the neural bot has no option {unknown[0]!r}: its one option is weights")
+        raise BotSpecError(f"the neural bot has no option {quoted(unknown[0])}: its one option is weights")
     try:
         return NeuralBot(rng, weights=options.get("weights"))
     except ValueError as exc:
@@ -107,11 +108,11 @@ def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
         except ValueError:
             prior = -1.0
         if not 0 <= prior <= 1:
-            raise BotSpecError(f"neural+search: prior must be a probability from 0 to 1, not {options['prior']!r}")
+            raise BotSpecError(f"neural+search: prior must be a probability from 0 to 1, not {quoted(options['prior'])}")
     policy = options.get("policy", D.DEFAULT_POLICY)
     policies = (*D.POLICIES, *D.NETWORK_POLICIES)
     if policy not in policies:
-        raise BotSpecError(f"neural+search: policy must be {', '.join(policies[:-1])} or {policies[-1]}, not {policy!r}")
+        raise BotSpecError(f"neural+search: policy must be {', '.join(policies[:-1])} or {policies[-1]}, not {quoted(policy)}")
     try:
         return NeuralSearchBot(rng, weights=options.get("weights"), prior=prior, guide=options.get("guide"),
                                policy=policy, **_budget("neural+search", rest))
@@ -327,7 +328,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         for part in rest.split(","):
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
-                raise BotSpecError(f"bot option {part!r} in {spec!r} must look like key=value")
+                raise BotSpecError(f"bot option {quoted(part)} in {quoted(spec)} must look like key=value")
             options[key.strip()] = value.strip()
     return name.strip(), options
 
@@ -355,5 +356,5 @@ def make_bot(
     name, options = parse_spec(spec)
     if name not in BUILTIN:
         known = ", ".join(sorted(BUILTIN))
-        raise BotSpecError(f"unknown bot {name!r}: choose one of {known}, or cmd:PROGRAM")
+        raise BotSpecError(f"unknown bot {quoted(name)}: choose one of {known}, or cmd:PROGRAM")
     return BUILTIN.factory(name)(rng, options)

@@ -34,7 +34,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from ..codes import printable
+from ..codes import printable, quoted
 from ..dice import Die, die_named
 from ..view import View
 from .base import Bot, BotFault
@@ -384,7 +384,7 @@ class ExternalBot(Bot):
     def bid(self, view: View) -> int:
         value, line = self._ask("bid", "bid", view)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise BotFault("bad_answer", f'"bid" must be a whole number, not {value!r}', line=line)
+            raise BotFault("bad_answer", f'"bid" must be a whole number, not {quoted(value)}', line=line)
         if value not in (view.legal or ()):
             top = max((b for b in view.legal or () if isinstance(b, int)), default=0)
             raise BotFault("illegal", f"bid {value} is not legal: bids go from 0 to {top}", line=line)
@@ -393,12 +393,12 @@ class ExternalBot(Bot):
     def roll(self, view: View) -> Die:
         value, line = self._ask("roll", "die", view)
         if not isinstance(value, str):
-            raise BotFault("bad_answer", f'"die" must be a die name, not {value!r}', line=line)
+            raise BotFault("bad_answer", f'"die" must be a die name, not {quoted(value)}', line=line)
         die = die_named(value)
         legal = view.legal or ()
         if die is None or die not in legal:
             shown = ", ".join(getattr(d, "value", str(d)) for d in legal)
-            raise BotFault("illegal", f"{value!r} is {_why_not(view, die)}: legal are {shown}", line=line)
+            raise BotFault("illegal", f"{quoted(value)} is {_why_not(view, die)}: legal are {shown}", line=line)
         return die
 
     def end_game(self, view: View) -> None:

@@ -53,6 +53,7 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
+from ..codes import quoted
 from ..dice import Die
 from ..game import Bid, Game
 from ..sim.playout import finish_hand, playout_values
@@ -381,22 +382,22 @@ def parse_budget(
     for key, raw in options.items():
         if key not in allowed:
             raise ValueError(
-                f"the {name} bot has no option {key!r}: its options are {', '.join(allowed)}"
+                f"the {name} bot has no option {quoted(key)}: its options are {', '.join(allowed)}"
             )
         if key == "policy":
             if raw not in ("greedy", "random"):
-                raise ValueError(f"{name}: policy must be greedy or random, not {raw!r}")
+                raise ValueError(f"{name}: policy must be greedy or random, not {quoted(raw)}")
             out[key] = raw
             continue
         try:
             value: int | float = float(raw) if key in ("seconds", "c", "infer", "ambition") else int(raw)
         except ValueError:
-            raise ValueError(f"{name}: option {key} must be a number, not {raw!r}") from None
+            raise ValueError(f"{name}: option {key} must be a number, not {quoted(raw)}") from None
         if key in ("infer", "ambition") and value == 0:
             out[key] = value
             continue
         if not value > 0 or (isinstance(value, float) and not math.isfinite(value)):
-            raise ValueError(f"{name}: option {key} must be positive, not {raw!r}")
+            raise ValueError(f"{name}: option {key} must be positive, not {quoted(raw)}")
         out[key] = value
     return out
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..codes import quoted
 from ..game import Game
 from ..sim.positions import CALLER, Chooser, finish_hands, position_row
 from .defaults import NETWORK_POLICIES
@@ -54,7 +55,7 @@ def network_estimates(
     """Each move's (flat action id: a bid, or NUM_BIDS + a die kind) estimate of `seat`'s hand score:
     `per` playouts by `policy` from each determinization in `dets`, the same seeds for every move."""
     if policy not in NETWORK_POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(NETWORK_POLICIES)}, not {policy!r}")
+        raise ValueError(f"policy must be one of {', '.join(NETWORK_POLICIES)}, not {quoted(policy)}")
     k, a = len(dets), len(moves)
     seats = dets[0].seats
     rows = np.stack([position_row(d) for d in dets])

@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ..codes import quoted
 from ..dice import MAX_SEATS, MIN_SEATS, Die
 from ..encoding import DICE, NUM_BIDS, action_mask, encode, roll_action
 from ..game import Game
@@ -158,7 +159,7 @@ class NeuralSearchBot(MonteCarloBot):
             raise ValueError(f"policy={policy} takes a playout budget (sims, per), not seconds")
         super().__init__(rng, policy="greedy" if networked else policy, **budget)
         if guide is not None and guide not in NEURAL_GUIDES:
-            raise ValueError(f"guide must be {', '.join(NEURAL_GUIDES[:-1])} or {NEURAL_GUIDES[-1]}, not {guide!r}")
+            raise ValueError(f"guide must be {', '.join(NEURAL_GUIDES[:-1])} or {NEURAL_GUIDES[-1]}, not {quoted(guide)}")
         self.network = NeuralBot(self.rng, weights=weights)
         self.weights = weights
         self.prior = DEFAULT_NEURAL_PRIOR if prior is None else float(prior)

@@ -33,6 +33,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from ..codes import quoted
 from ..dice import Die
 from ..game import Game
 from ..sim.playout import playout_values
@@ -118,7 +119,7 @@ class OracleBot(ClairvoyantBot):
     ) -> None:
         super().__init__(rng)
         if sees is not None and sees not in ORACLE_SIGHTS:
-            raise ValueError(f"sees must be {', '.join(ORACLE_SIGHTS[:-1])} or {ORACLE_SIGHTS[-1]}, not {sees!r}")
+            raise ValueError(f"sees must be {', '.join(ORACLE_SIGHTS[:-1])} or {ORACLE_SIGHTS[-1]}, not {quoted(sees)}")
         warm_simulator()
         self.sims, self.per, self.bid_sims, self.bid_per = search_budget(sims, per, bid_sims, bid_per, seconds)
         self.seconds = seconds

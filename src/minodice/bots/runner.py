@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ..codes import quoted
 from ..dice import Die
 from ..game import Bid, Game, Phase, Roll
 from ..view import View
@@ -176,7 +177,7 @@ class Match:
         if answer not in legal or isinstance(answer, bool):
             shown = [getattr(x, "value", x) for x in legal]
             self._report(
-                seat, "illegal", f"{getattr(answer, 'value', answer)!r} is not a legal {what}: legal are {shown}"
+                seat, "illegal", f"{quoted(getattr(answer, 'value', answer))} is not a legal {what}: legal are {shown}"
             )
             return legal[0]
         return legal[legal.index(answer)]  # the legal value itself (a bot may answer a str for a Die)

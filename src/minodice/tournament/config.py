@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..bots import BotSpecError, make_bot
+from ..codes import quoted
 from ..dice import MAX_SEATS, MIN_SEATS
 from ..rules import Rules
 
@@ -48,13 +49,13 @@ def check_spec(spec: str, *, timeout: float = 10.0) -> str:
     try:
         bot = make_bot(spec, seed=0, timeout=timeout)
     except (BotSpecError, ValueError) as exc:
-        raise TournamentError(f"{spec!r}: {exc}") from None
+        raise TournamentError(f"{quoted(spec)}: {exc}") from None
     try:
         if spec.startswith("cmd:"):
             argv = shlex.split(spec[4:])  # make_bot has split it already: this cannot fail now
             program = argv[0]
             if shutil.which(program) is None and not (os.sep in program and Path(program).is_file()):
-                raise TournamentError(f"{spec!r}: the program {program!r} was not found")
+                raise TournamentError(f"{quoted(spec)}: the program {quoted(program)} was not found")
             return bot.name  # the program's short name (its own name comes with its hello)
         return spec.strip()
     finally:

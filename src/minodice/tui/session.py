@@ -28,7 +28,7 @@ from rich.markup import escape
 from .. import record as records
 from ..bots import BUILTIN, Bot, bot_seed, make_bot
 from ..bots.runner import Fault, Match
-from ..codes import printable
+from ..codes import printable, quoted
 from ..dice import MAX_SEATS, MIN_SEATS, Die, Face
 from ..errors import IllegalAction
 from ..game import Bid, Chance, Game, Phase, Roll, SeededChance
@@ -205,7 +205,7 @@ class Session:
         self.match.on_fault = self._fault
         for fault in early:
             if fault.seat in self.match.replaced:
-                raise SetupError(f"bot {self.specs[fault.seat]!r} for seat {fault.seat}: {fault.detail}")
+                raise SetupError(f"bot {quoted(self.specs[fault.seat])} for seat {fault.seat}: {fault.detail}")
         self._early_faults = early
 
     def close(self) -> None:
@@ -502,7 +502,7 @@ def _make_bots(
             try:
                 bot = make_bot(spec, seed=bot_seed(seed, s), timeout=settings.timeout)
             except Exception as exc:
-                raise SetupError(f"bot {spec!r} for seat {s}: {exc}") from None
+                raise SetupError(f"bot {quoted(spec)} for seat {s}: {exc}") from None
             bots[s] = (spec, bot)
     except BaseException:
         for _spec, bot in bots.values():
