@@ -13,7 +13,7 @@ from minodice.bots.network import FEATURES, PolicyValueNet
 from minodice.bots.neural import load_network
 from minodice.encoding import NUM_ACTIONS, NUM_BIDS
 from minodice.game import Game
-from minodice.learn.expert import ExpertData, collect, evaluate, fit
+from minodice.learn.expert import ExpertData, collect, evaluate, fit, held_out
 
 SPEC = "montecarlo:sims=24,bid_sims=24"
 
@@ -109,3 +109,62 @@ def test_a_network_copy_trains_without_touching_the_original(data: ExpertData) -
     fit(twin, data, epochs=1, lr=1e-2, minibatch=64)
     assert all(not np.array_equal(a, b) for a, b in zip(net.params[:2], twin.params[:2]))
     assert twin.meta == net.meta and twin.meta is not net.meta
+
+
+def test_the_held_out_games_are_the_last_tenth(data: ExpertData) -> None:
+    assert set(data.game[held_out(data)]) == {41}  # two games: at least one is held out, the later
+    twenty = ExpertData(*(np.repeat(getattr(data, f)[:1], 20, axis=0) for f in ("x", "mask", "action", "estimate",
+                                                                              "score", "hand", "seat")),
+                        game=np.arange(100, 120))
+    assert set(twenty.game[held_out(twenty)]) == {118, 119}
+
+
+def test_damaged_decision_files_are_refused_in_words(data: ExpertData, tmp_path: Path) -> None:
+    good = tmp_path / "good.npz"
+    data.save(str(good))
+    (tmp_path / "text.npz").write_text("not a zip")
+    fields = {f: getattr(data, f) for f in ("x", "mask", "action", "estimate", "score", "hand", "seat", "game")}
+    np.savez(tmp_path / "short.npz", **{**fields, "x": data.x[:, :5]})
+    np.savez(tmp_path / "missing.npz", **{k: v for k, v in fields.items() if k != "score"})
+    np.savez(tmp_path / "scalar.npz", **{**fields, "action": np.int64(3)})
+    np.savez(tmp_path / "range.npz", **{**fields, "action": data.action + 100})
+    illegal = data.action.copy()
+    illegal[0] = int(np.flatnonzero(~data.mask[0])[0])
+    np.savez(tmp_path / "illegal.npz", **{**fields, "action": illegal})
+    for name in ("text", "short", "missing", "scalar", "range"):
+        with pytest.raises(ValueError, match="is not a file of decisions"):
+            ExpertData.load(str(good), str(tmp_path / f"{name}.npz"))
+    with pytest.raises(ValueError, match="not legal in its position"):
+        ExpertData.load(str(tmp_path / "illegal.npz"))
+    with pytest.raises(ValueError, match="no decisions file at"):
+        ExpertData.load(str(tmp_path / "none.npz"))
+    assert len(ExpertData.load(str(good), str(good))) == 2 * len(data)
+
+
+def test_train_keeps_the_decisions_and_trains_on_them_again(tmp_path: Path) -> None:
+    """--keep writes the games' decisions; --data trains on them to the same network, without playing."""
+    base = [sys.executable, "-m", "minodice.cli", "train", "--seats", "3", "--epochs", "1", "--seed", "7"]
+    kept, first, again = tmp_path / "games.npz", tmp_path / "first.npz", tmp_path / "again.npz"
+    run = subprocess.run([*base, "--expert", SPEC, "--games", "2", "--keep", str(kept), "--out", str(first)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert kept.exists() and "decisions to" in run.stdout
+    run = subprocess.run([*base, "--data", str(kept), "--out", str(again)], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "playing" not in run.stdout and "held-out agree" in run.stdout
+    for a, b in zip(load_network(first).params, load_network(again).params):
+        np.testing.assert_array_equal(a, b)
+    assert load_network(again).meta["expert"]["data"] == ["games.npz"]
+    assert load_network(again).meta["expert"]["games"] == 2
+    (tmp_path / "bad.npz").write_text("x")
+    for args, message in ((["--data", str(tmp_path / "bad.npz")], "is not a file of decisions"),
+                          (["--data", str(kept), "--expert", SPEC], "not both"),
+                          (["--keep", str(kept), "--updates", "1"], "--keep goes with --expert")):
+        bad = subprocess.run([*base, *args, "--out", str(tmp_path / "x.npz")], capture_output=True, text=True,
+                             timeout=120)
+        assert bad.returncode == 2 and message in bad.stderr, bad.stderr
+    if Path("/proc/self").exists():  # a folder that takes no new file, though os.access says it does to root
+        bad = subprocess.run([*base, "--data", str(kept), "--out", "/proc/x.npz"], capture_output=True, text=True,
+                             timeout=120)
+        assert bad.returncode == 2 and "cannot write /proc/x.npz" in bad.stderr, bad.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -34,6 +35,10 @@ def train(
                                        min=1, max=MAX_EXPERT_GAMES)] = 200,
     epochs: Annotated[int, typer.Option(help="With --expert: passes over the decisions.", min=1)] = 4,
     jobs: Annotated[int, typer.Option(help="With --expert: processes playing the games.", min=1)] = 1,
+    keep: Annotated[Path | None, typer.Option(help="With --expert: also write the games' decisions here (.npz), "
+                                              "to train on again with --data without playing them.")] = None,
+    data: Annotated[list[Path] | None, typer.Option(help="Expert iteration on decisions written by --keep instead "
+                                                    "of playing games (repeat to join files).")] = None,
 ) -> None:
     """Train the `neural` bot: PPO in self-play tables and against greedy bots, in the vector environment.
 
@@ -45,9 +50,16 @@ def train(
     from ..learn import TrainConfig
     from ..learn import train as run
 
-    if expert is not None:
-        _expert(expert, out, seed=seed, seats=seats, start=start, games=games, epochs=epochs, jobs=jobs)
+    if expert is not None or data:
+        if expert is not None and data:
+            typer.echo("error: give --expert (play games) or --data (train on saved ones), not both", err=True)
+            raise typer.Exit(2)
+        _expert(expert, out, seed=seed, seats=seats, start=start, games=games, epochs=epochs, jobs=jobs,
+                keep=keep, saved=data or [])
         return
+    if keep is not None:
+        typer.echo("error: --keep goes with --expert (it writes the games' decisions)", err=True)
+        raise typer.Exit(2)
     if (updates is None) == (minutes is None):
         typer.echo("error: give --updates (reproducible) or --minutes", err=True)
         raise typer.Exit(2)
@@ -70,38 +82,52 @@ def train(
     typer.echo(f"wrote {out}")
 
 
-def _expert(spec: str, out: Path, *, seed: int, seats: int, start: Path | None, games: int, epochs: int,
-            jobs: int) -> None:
-    """Expert iteration's supervised step (`learn.expert`): the search bot's games, then the network trained on them;
-    the network's agreement with the search and its value error on the last tenth of the games (held out)."""
+def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path | None, games: int, epochs: int,
+            jobs: int, keep: Path | None, saved: list[Path]) -> None:
+    """Expert iteration's supervised step (`learn.expert`): the search bot's games (or decisions saved by --keep),
+    then the network trained on them; its agreement with the search and its value error on the last tenth of
+    the games (held out)."""
     from ..bots import BotSpecError, make_bot
     from ..bots.neural import load_network
     from ..codes import printable
-    from ..learn.expert import collect, evaluate, fit
+    from ..learn.expert import ExpertData, collect, evaluate, fit, held_out
 
+    loaded = None
     try:
-        if spec.startswith("cmd:"):
-            raise ValueError("--expert takes a built-in bot (it plays every seat of many games), not a program")
-        make_bot(spec)
+        if spec is not None:
+            if spec.startswith("cmd:"):
+                raise ValueError("--expert takes a built-in bot (it plays every seat of many games), not a program")
+            make_bot(spec)
         net = load_network(start, seats=seats)
-        _writable(out)
+        for path in (out, keep):
+            if path is not None:
+                _writable(path)
+        if saved:
+            loaded = ExpertData.load(*map(str, saved))
+            if not len(loaded):
+                raise ValueError("the decision files hold no decisions")
     except (BotSpecError, ValueError, OSError) as exc:
         typer.echo(printable(f"error: {exc}"), err=True)
         raise typer.Exit(2) from None
     net = net.copy()  # the shipped or cached network stays as it is
-    typer.echo(f"playing {games} games of {spec} at {seats} seats ...")
-    data = collect(spec, games, seats=seats, seed=seed, jobs=jobs)
-    held = data.game >= seed + games - max(1, games // 10)
-    train_on, test = data.subset(~held), data.subset(held)
+    if loaded is None:
+        typer.echo(f"playing {games} games of {spec} at {seats} seats ...")
+        loaded = collect(str(spec), games, seats=seats, seed=seed, jobs=jobs)
+        if keep is not None:
+            loaded.save(str(keep))
+            typer.echo(f"wrote the {len(loaded):,} decisions to {keep}")
+    held = held_out(loaded)
+    train_on, test = loaded.subset(~held), loaded.subset(held)
     if not len(test) or not len(train_on):
-        train_on = test = data
+        train_on = test = loaded
     before = evaluate(net, test)
     fit(net, train_on, epochs=epochs, seed=seed)
     after = evaluate(net, test)
     for name, b in before.items():
         typer.echo(f"held-out {name:12s} {b:8.4f} -> {after[name]:8.4f}")
-    net.meta.update({"expert": {"spec": spec, "games": games, "epochs": epochs, "seed": seed,
-                                "decisions": int((~held).sum())}})
+    source = {"spec": spec, "games": games} if not saved else {"data": [p.name for p in saved],
+                                                               "games": len(set(loaded.game.tolist()))}
+    net.meta.update({"expert": {**source, "epochs": epochs, "seed": seed, "decisions": int((~held).sum())}})
     net.save(out)
     typer.echo(f"wrote {out}")
 
@@ -112,8 +138,13 @@ def _writable(path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ValueError(f"cannot make the folder {path.parent}: {exc.strerror or exc}") from None
-    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+    if path.exists() and not os.access(path, os.W_OK):
         raise ValueError(f"cannot write {path}: permission denied")
+    try:  # a trial file: os.access says yes to root, and to folders such as /proc that take no new files
+        with tempfile.NamedTemporaryFile(dir=path.parent):
+            pass
+    except OSError as exc:
+        raise ValueError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def register(app: typer.Typer) -> None:

@@ -25,13 +25,13 @@ from threadpoolctl import threadpool_limits
 from ..bots import Bot, make_bot
 from ..bots.clairvoyance import show_dice
 from ..bots.explain import Explanation
-from ..bots.network import VALUE_SCALE, PolicyValueNet, features, greedy_hints, masked_log_softmax
+from ..bots.network import FEATURES, VALUE_SCALE, PolicyValueNet, features, greedy_hints, masked_log_softmax
 from ..dice import Die
 from ..encoding import NUM_ACTIONS, NUM_BIDS, action_mask, encode
 from ..game import Bid, Game, Phase, Roll
 from .ppo import Adam, backprop
 
-__all__ = ["ExpertData", "collect", "evaluate", "fit"]
+__all__ = ["ExpertData", "collect", "evaluate", "fit", "held_out"]
 
 _FIELDS = ("x", "mask", "action", "estimate", "score", "hand", "seat", "game")
 
@@ -59,13 +59,47 @@ class ExpertData:
 
     @classmethod
     def load(cls, *paths: str) -> ExpertData:
-        """The decisions of one or more .npz files, joined."""
-        parts = [np.load(p) for p in paths]
-        return cls(*(np.concatenate([p[f] for p in parts]) for f in _FIELDS))
+        """The decisions of one or more .npz files written by `save`, joined (ValueError naming a file that
+        is not one)."""
+        parts = [_read(p) for p in paths]
+        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in _FIELDS))
 
     def subset(self, rows: np.ndarray) -> ExpertData:
         """The decisions at `rows` (indices or a boolean mask)."""
         return ExpertData(*(getattr(self, f)[rows] for f in _FIELDS))
+
+
+#: The type each field of a decisions file is read as.
+_TYPES = {"x": np.float32, "mask": np.bool_, "action": np.int64, "estimate": np.float32, "score": np.float32,
+          "hand": np.int16, "seat": np.int8, "game": np.int64}
+
+
+def _read(path: str) -> ExpertData:
+    """One file of decisions (ValueError saying why it is not one)."""
+    what = f"{path} is not a file of decisions (the .npz that `minodice train --expert ... --keep` writes)"
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            data = ExpertData(*(np.asarray(z[f], _TYPES[f]) for f in _FIELDS))
+        n = len(data.action)
+        shapes_fit = (data.x.shape == (n, FEATURES) and data.mask.shape == data.estimate.shape == (n, NUM_ACTIONS)
+                      and all(getattr(data, f).shape == (n,) for f in ("action", "score", "hand", "seat", "game")))
+    except FileNotFoundError:
+        raise ValueError(f"no decisions file at {path}") from None
+    except (OSError, ValueError, KeyError, EOFError, TypeError):
+        raise ValueError(what) from None
+    if not shapes_fit or ((data.action < 0) | (data.action >= NUM_ACTIONS)).any():
+        raise ValueError(what)
+    if not data.mask[np.arange(n), data.action].all():
+        raise ValueError(f"{path}: a move recorded there is not legal in its position (the file is damaged)")
+    return data
+
+
+def held_out(data: ExpertData, share: int = 10) -> np.ndarray:
+    """The decisions of the last 1/`share` of the games (by game seed, at least one game) as a mask: the
+    games kept aside to judge the training on."""
+    games = np.unique(data.game)
+    kept = games[len(games) - max(1, len(games) // share):]
+    return np.isin(data.game, kept)
 
 
 def _estimates(bot: Bot) -> np.ndarray:
