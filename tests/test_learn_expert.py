@@ -157,13 +157,16 @@ def test_train_keeps_the_decisions_and_trains_on_them_again(tmp_path: Path) -> N
         np.testing.assert_array_equal(a, b)
     assert load_network(again).meta["expert"]["data"] == ["games.npz"]
     assert load_network(again).meta["expert"]["games"] == 2
+    size = kept.stat().st_size
     (tmp_path / "bad.npz").write_text("x")
     for args, message in ((["--data", str(tmp_path / "bad.npz")], "is not a file of decisions"),
                           (["--data", str(kept), "--expert", SPEC], "not both"),
-                          (["--keep", str(kept), "--updates", "1"], "--keep goes with --expert")):
-        bad = subprocess.run([*base, *args, "--out", str(tmp_path / "x.npz")], capture_output=True, text=True,
-                             timeout=120)
+                          (["--keep", str(kept), "--updates", "1"], "--keep goes with --expert"),
+                          (["--data", str(kept), "--out", str(kept)], "would overwrite the decisions")):
+        out = [] if "--out" in args else ["--out", str(tmp_path / "x.npz")]
+        bad = subprocess.run([*base, *args, *out], capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr
+    assert kept.stat().st_size == size and len(ExpertData.load(str(kept))) > 0, "the decisions are not lost"
     if Path("/proc/self").exists():  # a folder that takes no new file, though os.access says it does to root
         bad = subprocess.run([*base, "--data", str(kept), "--out", "/proc/x.npz"], capture_output=True, text=True,
                              timeout=120)

@@ -99,6 +99,8 @@ def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path |
                 raise ValueError("--expert takes a built-in bot (it plays every seat of many games), not a program")
             make_bot(spec)
         net = load_network(start, seats=seats)
+        if out.resolve() in {p.resolve() for p in (*saved, *([keep] if keep else []))}:
+            raise ValueError(f"--out {out} would overwrite the decisions: write the network to another file")
         for path in (out, keep):
             if path is not None:
                 _writable(path)
