@@ -39,7 +39,7 @@ class Tally:
     kept: int = 0
     teacher_kept: int = 0
 
-    def add(self, view: View, move: int | object, plausible: View) -> None:
+    def add(self, move: int | object, plausible: View) -> None:
         legal = plausible.legal_bids or plausible.legal_dice
         self.decisions += 1
         self.narrowed += len(legal) == 1
@@ -72,7 +72,7 @@ def measure(weights: Sequence[str], *, games: int, seed: int, seats: int = 4, pr
                 move = players[seat].bid(view) if bidding else players[seat].roll(view)
                 if len(view.legal_bids or view.legal_dice) > 1:
                     for w, bot in bots.items():
-                        tallies[w].add(view, move, bot.plausible(view))
+                        tallies[w].add(move, bot.plausible(view))
                 game.apply(Bid(seat, move) if bidding else Roll(seat, move))
     return tallies
 

@@ -35,6 +35,10 @@ __all__ = ["ExpertData", "collect", "evaluate", "fit", "held_out"]
 
 _FIELDS = ("x", "mask", "action", "estimate", "score", "hand", "seat", "game")
 
+#: The type each field of a decisions file holds (as `collect` makes it and `load` reads it).
+_TYPES = {"x": np.float32, "mask": np.bool_, "action": np.int64, "estimate": np.float32, "score": np.float32,
+          "hand": np.int16, "seat": np.int8, "game": np.int64}
+
 
 @dataclass
 class ExpertData:
@@ -67,11 +71,6 @@ class ExpertData:
     def subset(self, rows: np.ndarray) -> ExpertData:
         """The decisions at `rows` (indices or a boolean mask)."""
         return ExpertData(*(getattr(self, f)[rows] for f in _FIELDS))
-
-
-#: The type each field of a decisions file is read as.
-_TYPES = {"x": np.float32, "mask": np.bool_, "action": np.int64, "estimate": np.float32, "score": np.float32,
-          "hand": np.int16, "seat": np.int8, "game": np.int64}
 
 
 def _read(path: str) -> ExpertData:
@@ -166,12 +165,7 @@ def collect(spec: str = "montecarlo", games: int = 10, *, seats: int = 4, seed: 
     else:
         results = [_play(w) for w in work]
     joined = {f: [v for r in results for v in r[f]] for f in _FIELDS}
-    return ExpertData(
-        x=np.asarray(joined["x"], np.float32), mask=np.asarray(joined["mask"], bool),
-        action=np.asarray(joined["action"], np.int64), estimate=np.asarray(joined["estimate"], np.float32),
-        score=np.asarray(joined["score"], np.float32), hand=np.asarray(joined["hand"], np.int16),
-        seat=np.asarray(joined["seat"], np.int8), game=np.asarray(joined["game"], np.int64),
-    )
+    return ExpertData(*(np.asarray(joined[f], _TYPES[f]) for f in _FIELDS))
 
 
 def _gradients(net: PolicyValueNet, x: np.ndarray, mask: np.ndarray, action: np.ndarray, target: np.ndarray,
