@@ -12,7 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minodice.bots import make_bot
-from minodice.bots.inference import Evidence, PosteriorSampler, dice_key, heuristic_bid
+from minodice.bots.inference import (
+    Evidence,
+    PosteriorSampler,
+    Trust,
+    bid_surprise,
+    dice_key,
+    heuristic_bid,
+    heuristic_bid_values,
+    trust,
+)
 from minodice.dice import BAG, Die
 from minodice.game import Bid, Game, Phase, Roll
 from minodice.rules import Rules
@@ -82,7 +91,7 @@ def test_the_evidence_pulls_deals_towards_the_truth() -> None:
     assert weighted_overlap > uniform_overlap
 
 
-def _exact_posterior(v, evidence: Evidence, sampler: PosteriorSampler, infer: float) -> dict:
+def _exact_posterior(v, evidence: Evidence, sampler: PosteriorSampler) -> dict:
     """The exact distribution of seat 1's hidden dice (as a multiset), by enumerating every deal."""
     pool = Counter(sampler.pool)
     kinds = sorted(pool, key=lambda d: d.index)
@@ -106,14 +115,14 @@ def _exact_posterior(v, evidence: Evidence, sampler: PosteriorSampler, infer: fl
         for combo2, c2 in multisets(rest, sampler.need[second]):
             if set(combo2) & sampler.voids[second]:
                 continue
-            m = evidence.seat_misses(first, list(combo1)) + evidence.seat_misses(second, list(combo2))
-            out[combo1] += ways(pool, c1) * ways(rest, c2) * math.exp(-infer * m)
+            energy = evidence.seat_energy(first, list(combo1)) + evidence.seat_energy(second, list(combo2))
+            out[combo1] += ways(pool, c1) * ways(rest, c2) * math.exp(-energy)
     total = sum(out.values())
     return {k: w / total for k, w in out.items()}
 
 
-@pytest.mark.parametrize("seed", ["exact-1", "exact-2"])
-def test_the_chain_samples_the_exact_posterior(seed: str) -> None:
+@pytest.mark.parametrize(("seed", "infer"), [("exact-1", 1.5), ("exact-2", 1.5), ("exact-1", Trust(1.0, 0.3, 0.5))])
+def test_the_chain_samples_the_exact_posterior(seed: str, infer: float | Trust) -> None:
     # Three seats, hand 2, seat 0 rolling second or third: small enough to enumerate every deal.
     game = Game(3, seed=seed)
     while not (game.hand == 2 and game.phase is Phase.ROLL and game.turn == 0 and game.current.tricks[-1].rolls):
@@ -123,15 +132,14 @@ def test_the_chain_samples_the_exact_posterior(seed: str) -> None:
         else:
             game.apply(Roll(game.turn, GREEDY.roll(game.observe(game.turn))))
     v = game.observe(0)
-    infer = 1.5
     sampler = PosteriorSampler(v, infer, random.Random(7), {}, thin=4)
-    exact = _exact_posterior(v, Evidence(v, infer, {}), sampler, infer)
+    exact = _exact_posterior(v, Evidence(v, infer, {}), sampler)
     draws = Counter(dice_key(d[min(sampler.need)]) for d in sampler.deals(4000))
     n = sum(draws.values())
     tv = 0.5 * sum(abs(draws.get(k, 0) / n - p) for k, p in exact.items())
     assert tv < 0.06, tv
     # And it is not the uniform distribution: the evidence changed it.
-    uniform = _exact_posterior(v, Evidence(v, 0.0, {}), sampler, 0.0)
+    uniform = _exact_posterior(v, Evidence(v, 0.0, {}), sampler)
     assert 0.5 * sum(abs(uniform.get(k, 0) - p) for k, p in exact.items()) > 0.05
 
 
@@ -159,3 +167,50 @@ def test_any_position_gives_legal_deals(seed: int, infer: float, seats: int) -> 
         for s in range(seats):
             if s != me:
                 assert len(det.held(s)) == len(game.held(s))
+
+
+def test_a_boltzmann_bidder_gives_every_bid_a_probability_and_the_best_bid_the_most() -> None:
+    rules = Rules()
+    dice = dice_key([Die.MINOTAUR, Die.GRIFFIN, Die.PURPLE])
+    values = heuristic_bid_values(dice, 4, rules)
+    for beta in (0.1, 0.5, 2.0):
+        probs = [math.exp(-bid_surprise(dice, b, beta, 4, rules)) for b in range(len(values))]
+        assert sum(probs) == pytest.approx(1.0)
+        assert max(range(len(probs)), key=probs.__getitem__) == heuristic_bid(dice, 4, rules)
+    # Sure bidders are surprised by anything but the best bid; careless ones by nothing much.
+    assert bid_surprise(dice, heuristic_bid(dice, 4, rules), 50.0, 4, rules) < 1e-6
+    assert max(bid_surprise(dice, b, 1e-6, 4, rules) for b in range(len(values))) == pytest.approx(math.log(4), 1e-3)
+
+
+def test_trust_weighs_bids_and_rolls_apart() -> None:
+    assert trust(1.0) == 1.0 and Trust.of(2.0) == Trust(2.0, 2.0, 0.0)
+    assert trust(2.0, 0.0) == Trust(2.0, 0.0, 0.0) and not Trust(0.0, 0.0).active
+    checked = 0
+    for game, v in greedy_positions("apart", min_hand=4):
+        if not any(r.seat != 0 for t in v.tricks for r in t.rolls):
+            continue
+        for s in range(1, 4):
+            held = list(game.held(s))
+            rng = random.Random(s)
+            others = [d for d in BAG if d not in held]
+            wrong = [rng.choice(others) for _ in held]
+            full = Evidence(v, 1.0, {})
+            bids_only = Evidence(v, Trust(1.0, 0.0), {})
+            rolls_only = Evidence(v, Trust(0.0, 1.0), {})
+            assert bids_only.seat_energy(s, wrong) + rolls_only.seat_energy(s, wrong) == full.seat_energy(s, wrong)
+            assert full.seat_energy(s, held) == 0.0  # greedy players: the truth explains everything
+            checked += 1
+        if checked > 30:
+            break
+    assert checked > 30
+
+
+def test_the_searching_bots_take_the_evidence_options() -> None:
+    bot = make_bot("montecarlo:roll_infer=0,bid_beta=0.5", seed=1)
+    assert bot.evidence == Trust(1.0, 0.0, 0.5) and bot.describe() == "montecarlo:roll_infer=0,bid_beta=0.5"
+    assert make_bot("ismcts:infer=2,roll_infer=0.5", seed=1).evidence == Trust(2.0, 0.5, 0.0)
+    assert make_bot("neural+search:bid_beta=1", seed=1).evidence == Trust(1.0, 1.0, 1.0)
+    assert make_bot("montecarlo", seed=1).evidence == 1.0  # the classic model, unchanged
+    for bad in ("montecarlo:bid_beta=0", "montecarlo:roll_infer=-1", "ismcts:bid_beta=nan", "oracle:roll_infer=1"):
+        with pytest.raises(ValueError):
+            make_bot(bad)

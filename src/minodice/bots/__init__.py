@@ -247,10 +247,16 @@ _MONTECARLO_BUDGET = (
 
 _SEARCH_MODEL = (
     BotOption("infer", D.DEFAULT_INFER, "trust in the other seats' bids and rolls as evidence (0: none)"),
+    BotOption("roll_infer", None, "trust in their rolls apart (0: none; default: infer)"),
+    BotOption("bid_beta", None,
+              "model a bid as taken with odds exp(bid_beta x its expected score), not by its distance from greedy's"),
     BotOption("ambition", D.DEFAULT_AMBITION, "points per bid for its own better play than the playouts' (0: off)"),
     BotOption("policy", D.DEFAULT_POLICY, f"the playout policy: {' or '.join(D.POLICIES)}"),
     BotOption("seconds", None, "a time budget per decision instead (not reproducible)"),
 )
+
+#: The search model's options about the other seats' evidence (the oracle has no use for them).
+_EVIDENCE_OPTIONS = ("infer", "roll_infer", "bid_beta")
 
 #: neural+search's playout policy: the kernel's, or its network's (`bots.network_playouts`).
 _NEURAL_POLICY = BotOption(
@@ -306,7 +312,7 @@ BUILTIN = BuiltinBots((
             BotOption("per", D.DEFAULT_PER, "playouts per seed"),
             BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
             BotOption("bid_per", D.DEFAULT_BID_PER, "playouts per seed, bidding"),
-            *(o for o in _SEARCH_MODEL if o.name != "infer"),
+            *(o for o in _SEARCH_MODEL if o.name not in _EVIDENCE_OPTIONS),
             BotOption("sees", D.ORACLE_SIGHTS[0],
                       f"the decisions taken on the true deal: {'/'.join(D.ORACLE_SIGHTS)} (the others as montecarlo's)"),
         ),

@@ -10,7 +10,12 @@ minotaur probably has no minotaur left. This module weighs that evidence:
   dice, and in which `m` of its rolls this hand (those with a choice) differ
   from what the greedy bot would have rolled holding those dice, has likelihood
   ``exp(-infer * (k + m))``: `infer` 0 ignores the evidence, a large `infer`
-  trusts the model completely.
+  trusts the model completely. A `Trust` weighs bids and rolls apart
+  (``exp(-(bids * k + rolls * m))``; players who search roll as greedy would
+  far less often than they bid as it would), and with `beta` > 0 models a bid
+  as chosen with probability proportional to ``exp(beta * its expected
+  score)`` (a Boltzmann-rational bidder), `k` then the bid's surprise, minus
+  its log-probability.
 - `PosteriorSampler` draws deals of the hidden dice in proportion to that
   likelihood with a Metropolis chain over deals: a step swaps two hidden dice
   between two holders (two seats, or a seat and the dice left in the bag),
@@ -31,7 +36,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .. import rules as R
@@ -42,7 +47,7 @@ from ..rules import Rules
 from ..view import TrickView, View
 from .greedy import GreedyBot
 
-__all__ = ["Evidence", "PosteriorSampler", "heuristic_bid", "heuristic_bid_values"]
+__all__ = ["Evidence", "PosteriorSampler", "Trust", "bid_surprise", "heuristic_bid", "heuristic_bid_values", "trust"]
 
 _GREEDY = GreedyBot()
 
@@ -65,6 +70,50 @@ def heuristic_bid(dice: tuple[Die, ...], seats: int, rules: Rules) -> int:
         if value > best_value + 1e-9:
             best, best_value = b, value
     return best
+
+
+@dataclass(frozen=True)
+class Trust:
+    """How much the other seats' bids and rolls are believed as evidence of their dice (see the module).
+
+    `bids` and `rolls` weigh a bid's and a roll's miss; `beta` > 0 measures a bid's miss as its
+    surprise under a Boltzmann-rational bidder instead of its distance from greedy's bid.
+    """
+
+    bids: float = 1.0
+    rolls: float = 1.0
+    beta: float = 0.0
+
+    @classmethod
+    def of(cls, infer: float | Trust) -> Trust:
+        """`infer` as a `Trust` (a number weighs bids and rolls alike, by distance)."""
+        return infer if isinstance(infer, Trust) else cls(float(infer), float(infer))
+
+    @property
+    def active(self) -> bool:
+        """Whether any evidence is weighed at all."""
+        return max(self.bids, self.rolls) > 0
+
+
+def trust(infer: float, rolls: float | None = None, beta: float | None = None) -> float | Trust:
+    """A searching bot's evidence model from its options: `infer` alone stays a number (the classic model).
+
+    >>> trust(1.0), trust(2.0, rolls=0.2)
+    (1.0, Trust(bids=2.0, rolls=0.2, beta=0.0))
+    """
+    if rolls is None and beta is None:
+        return infer
+    return Trust(infer, infer if rolls is None else rolls, beta or 0.0)
+
+
+@lru_cache(maxsize=1 << 16)
+def bid_surprise(dice: tuple[Die, ...], bid: int, beta: float, seats: int, rules: Rules) -> float:
+    """Minus the log-probability that a Boltzmann-rational bidder (`beta` per point of expected
+    hand score) holding `dice` bids `bid`."""
+    values = heuristic_bid_values(dice, seats, rules)
+    top = max(values)
+    log_total = math.log(sum(math.exp(beta * (v - top)) for v in values))
+    return log_total - beta * (values[bid] - top)
 
 
 def dice_key(dice: Sequence[Die]) -> tuple[Die, ...]:
@@ -90,9 +139,10 @@ class Evidence:
     cleared when the hand changes.
     """
 
-    def __init__(self, view: View, infer: float, cache: dict | None = None, *, rolls: bool = True) -> None:
+    def __init__(self, view: View, infer: float | Trust, cache: dict | None = None, *, rolls: bool = True) -> None:
         self.view = view
-        self.infer = infer
+        #: The weights of the evidence.
+        self.trust = Trust.of(infer)
         seat = _seat(view)
         self.cache: dict = cache if cache is not None else {}
         key = (view.hand, view.start, view.totals, view.bids)
@@ -109,7 +159,7 @@ class Evidence:
         flat = [r for t in view.tricks for r in t.rolls]
         for s in self.events:
             self.rolled[s] = tuple(r.die for r in flat if r.seat == s)
-        if not rolls or infer <= 0 or view.bidding:
+        if not rolls or self.trust.rolls <= 0 or view.bidding:
             return
         won = [0] * view.seats
         done: list[TrickView] = []
@@ -131,14 +181,27 @@ class Evidence:
                 won[t.winner] += 1
                 done.append(t)
 
-    def seat_misses(self, s: int, held: Sequence[Die]) -> int:
+    def seat_misses(self, s: int, held: Sequence[Die]) -> float:
         """How far seat `s` holding `held` now is from explaining its bid and rolls (see the module)."""
+        return sum(self._seat_parts(s, held))
+
+    def seat_energy(self, s: int, held: Sequence[Die]) -> float:
+        """Minus the log-likelihood of seat `s` holding `held` now (up to a constant): its misses, weighted."""
+        bid, rolls = self._seat_parts(s, held)
+        return self.trust.bids * bid + self.trust.rolls * rolls
+
+    def _seat_parts(self, s: int, held: Sequence[Die]) -> tuple[float, int]:
+        """Seat `s`'s bid miss (distance from greedy's bid, or surprise) and roll misses (rolls unlike greedy's)."""
         view = self.view
-        misses = 0
+        bid_miss: float = 0
+        roll_misses = 0
         bid = view.bids[s]
         if bid is not None and not view.bidding:
             start = dice_key((*held, *self.rolled[s]))
-            misses += abs(bid - heuristic_bid(start, view.seats, view.rules))
+            if self.trust.beta > 0:
+                bid_miss = bid_surprise(start, bid, self.trust.beta, view.seats, view.rules)
+            else:
+                bid_miss = abs(bid - heuristic_bid(start, view.seats, view.rules))
         cache = self.cache
         for index, die, lead, prefix, after in self.events[s]:
             holding = dice_key((*held, *after))
@@ -152,18 +215,18 @@ class Evidence:
                     choice = _GREEDY.roll(replace(prefix, dice=holding, legal=tuple(legal)))
                 cache[key] = choice
             if choice is not die:
-                misses += 1
-        return misses
+                roll_misses += 1
+        return bid_miss, roll_misses
 
-    def misses(self, det: Game) -> int:
+    def misses(self, det: Game) -> float:
         """`seat_misses` summed over the other seats of the determinization `det`."""
         return sum(self.seat_misses(s, det.held(s)) for s in self.events)
 
     def weight(self, det: Game) -> float:
-        """The likelihood of `det` given the evidence (1 when there is none to weigh)."""
-        if self.infer <= 0:
+        """The likelihood of `det` given the evidence, up to a constant (1 when there is none to weigh)."""
+        if not self.trust.active:
             return 1.0
-        return math.exp(-self.infer * self.misses(det))
+        return math.exp(-sum(self.seat_energy(s, det.held(s)) for s in self.events))
 
 
 class PosteriorSampler:
@@ -179,7 +242,7 @@ class PosteriorSampler:
     def __init__(
         self,
         view: View,
-        infer: float,
+        infer: float | Trust,
         rng: random.Random,
         cache: dict | None = None,
         *,
@@ -191,8 +254,7 @@ class PosteriorSampler:
         self.seat = seat = _seat(view)
         self.own_bid = view.bids[seat]
         self.evidence = Evidence(view, infer, cache)
-        self.active = infer > 0 and not view.bidding
-        self.infer = infer
+        self.active = self.evidence.trust.active and not view.bidding
         self.thin = thin
         pool = list(BAG)
         self.voids: list[set[Die]] = [set() for _ in range(view.seats)]
@@ -210,7 +272,7 @@ class PosteriorSampler:
         self.need = {s: view.hand - len(self.evidence.rolled[s]) for s in self.evidence.events}
         self.state: list[list[Die]] | None = None  # holders: the other seats, then the bag's rest
         self.holders: list[int] = [s for s in self.need if self.need[s] > 0]
-        self.energy: dict[int, int] = {}
+        self.energy: dict[int, float] = {}
         self.steps = self.accepted = 0
         self._burn = burn
 
@@ -221,7 +283,7 @@ class PosteriorSampler:
             for d in dice:
                 rest.remove(d)
         self.state = [list(dealt[s]) for s in self.holders] + [rest]
-        self.energy = {i: self.evidence.seat_misses(s, self.state[i]) for i, s in enumerate(self.holders)}
+        self.energy = {i: self.evidence.seat_energy(s, self.state[i]) for i, s in enumerate(self.holders)}
         self.sweep(self._burn)
 
     def sweep(self, n: int = 1) -> None:
@@ -229,7 +291,7 @@ class PosteriorSampler:
         state = self.state
         assert state is not None
         holders, voids, energy, rng = self.holders, self.voids, self.energy, self.rng
-        seat_misses, infer = self.evidence.seat_misses, self.infer
+        seat_energy = self.evidence.seat_energy
         h = len(holders)
         boxes = [i for i in range(len(state)) if state[i]]
         if h == 0 or len(boxes) < 2:
@@ -252,10 +314,10 @@ class PosteriorSampler:
             if db in voids[holders[a]] or (b < h and da in voids[holders[b]]):
                 continue
             la[ia], lb[ib] = db, da
-            ea = seat_misses(holders[a], la)
-            eb = seat_misses(holders[b], lb) if b < h else 0
+            ea = seat_energy(holders[a], la)
+            eb = seat_energy(holders[b], lb) if b < h else 0.0
             delta = ea + eb - energy[a] - (energy[b] if b < h else 0)
-            if delta <= 0 or rnd() < math.exp(-infer * delta):
+            if delta <= 0 or rnd() < math.exp(-delta):
                 energy[a] = ea
                 if b < h:
                     energy[b] = eb

@@ -30,7 +30,7 @@ Budget and model (options in the spec, e.g. `ismcts:sims=400,seconds=0.2`):
   simulator, 1 without) playouts at each new leaf; `c` (default 0.3): the UCB1
   exploration constant;
 - `bid_sims` (default 1600): playouts per legal bid, as `montecarlo`'s;
-- `infer` (default 1) and `ambition` (default 5): as `montecarlo`'s — the
+- `infer` (default 1), `roll_infer`, `bid_beta` and `ambition` (default 5): as `montecarlo`'s — the
   determinizations follow the evidence of the other seats' bids and rolls,
   and bids get the play correction;
 - `seconds`: a time budget per decision instead (timed decisions are not reproducible);
@@ -61,7 +61,7 @@ from .defaults import (
     DEFAULT_LEAF_PER,
 )
 from .explain import ChoiceStat, Explanation
-from .inference import PosteriorSampler
+from .inference import PosteriorSampler, Trust, trust
 from .montecarlo import (
     BATCH,
     choose_bid,
@@ -99,7 +99,7 @@ def search(
     c: float = DEFAULT_C,
     seconds: float | None = None,
     policy: str = "greedy",
-    infer: float = DEFAULT_INFER,
+    infer: float | Trust = DEFAULT_INFER,
     reuse: int = 3,
     cache: dict | None = None,
 ) -> tuple[dict[Die, _Edge], int]:
@@ -147,11 +147,11 @@ class _Deals:
     """The search's determinizations: drawn by the evidence (each deal played `reuse` times, fresh
     chance each), or uniform from the view when there is no evidence to weigh."""
 
-    def __init__(self, view: View, rng: random.Random, infer: float, reuse: int, cache: dict | None) -> None:
+    def __init__(self, view: View, rng: random.Random, infer: float | Trust, reuse: int, cache: dict | None) -> None:
         self.view, self.rng, self.reuse = view, rng, reuse
         self.own_bid = view.bids[seat_of(view)]
         self.sampler = PosteriorSampler(view, infer, rng, cache)
-        self.by_evidence = infer > 0 and not view.bidding
+        self.by_evidence = Trust.of(infer).active and not view.bidding
         self.pending: list[Game] = []
 
     def next(self) -> Game:
@@ -266,11 +266,16 @@ class IsmctsBot(Bot):
         policy: str = "greedy",
         infer: float | None = None,
         ambition: float | None = None,
+        roll_infer: float | None = None,
+        bid_beta: float | None = None,
     ) -> None:
         super().__init__(rng)
         warm_simulator()
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
         self.infer = infer if infer is not None else DEFAULT_INFER
+        self.roll_infer, self.bid_beta = roll_infer, bid_beta
+        #: The evidence model, as `montecarlo`'s.
+        self.evidence = trust(self.infer, roll_infer, bid_beta)
         self.sims = sims if sims is not None or seconds is not None else DEFAULT_ITERATIONS
         self.per = per if per is not None else DEFAULT_LEAF_PER
         self.c = c if c is not None else DEFAULT_C
@@ -279,7 +284,7 @@ class IsmctsBot(Bot):
         self.seconds = seconds
         self.policy = policy
         self._options = given_options(sims=sims, per=per, c=c, bid_sims=bid_sims, seconds=seconds, infer=infer,
-                                      ambition=ambition, policy=policy)
+                                      ambition=ambition, policy=policy, roll_infer=roll_infer, bid_beta=bid_beta)
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
         self._cache: dict = {}  # the greedy model's choices, for inference within a hand
@@ -298,7 +303,7 @@ class IsmctsBot(Bot):
             return only_legal_roll(self, view, legal[0])
         root, iterations = search(
             view, self.rng, sims=self.sims, per=self.per, c=self.c, seconds=self.seconds,
-            policy=self.policy, infer=self.infer, cache=self._cache,
+            policy=self.policy, infer=self.evidence, cache=self._cache,
         )
         choices = []
         for d in legal:

@@ -32,7 +32,10 @@ Budget and model (options in the spec, e.g. `montecarlo:sims=1600,seconds=0.2`):
   are added in batches until it is spent (at least one batch; `sims` then caps
   the work only if also given). Timed decisions are not reproducible.
 - `infer` (default 1): how much the other seats' bids and rolls are trusted
-  as evidence of their dice (0: not at all; see `bots.inference`).
+  as evidence of their dice (0: not at all; see `bots.inference`);
+  `roll_infer` (default: as `infer`) trusts their rolls apart, and `bid_beta`
+  (default: off) models a bid as taken with odds ``exp(bid_beta * its
+  expected score)`` instead of by its distance from greedy's bid.
 - `ambition` (default 5): the points per bid of `play_correction` (0: off).
 - `policy` (default `greedy`): the playout policy, `greedy` or `random`.
 
@@ -69,7 +72,7 @@ from .defaults import (  # the defaults live where the CLI's help can read them 
     DEFAULT_SIMS,
 )
 from .explain import ChoiceStat, Explanation
-from .inference import PosteriorSampler
+from .inference import PosteriorSampler, Trust, trust
 
 __all__ = [
     "BATCH",
@@ -169,7 +172,7 @@ def _batches(sims: int | None, per: int, seconds: float | None) -> tuple[int, fl
 
 
 def sample_determinizations(
-    view: View, rng: random.Random, k: int, *, infer: float = 0.0, cache: dict | None = None
+    view: View, rng: random.Random, k: int, *, infer: float | Trust = 0.0, cache: dict | None = None
 ) -> list[Game]:
     """`k` determinizations of `view` (its own bid kept), weighted by the evidence when `infer` > 0.
 
@@ -270,7 +273,7 @@ def evaluate_rolls(
     per: int = 8,
     seconds: float | None = None,
     policy: str = "greedy",
-    infer: float = 0.0,
+    infer: float | Trust = 0.0,
     cache: dict | None = None,
 ) -> list[tuple[Die, Estimate]]:
     """Each legal die of `view`'s seat with the statistics of its simulated hand score.
@@ -374,6 +377,12 @@ def only_legal_roll(bot: SearchingBot, view: View, die: Die) -> Die:
 # --- options -----------------------------------------------------------------------------------
 
 
+#: The options that take a real number (the others take a whole one, or a word).
+_FLOAT_OPTIONS = ("seconds", "c", "infer", "roll_infer", "bid_beta", "ambition")
+#: The options for which 0 means "off".
+_ZERO_OPTIONS = ("infer", "roll_infer", "ambition")
+
+
 def parse_budget(
     name: str, options: dict[str, str], allowed: Sequence[str]
 ) -> dict[str, int | float | str]:
@@ -390,14 +399,15 @@ def parse_budget(
             out[key] = raw
             continue
         try:
-            value: int | float = float(raw) if key in ("seconds", "c", "infer", "ambition") else int(raw)
+            value: int | float = float(raw) if key in _FLOAT_OPTIONS else int(raw)
         except ValueError:
             raise ValueError(f"{name}: option {key} must be a number, not {quoted(raw)}") from None
-        if key in ("infer", "ambition") and value == 0:
+        zero_ok = key in _ZERO_OPTIONS
+        if zero_ok and value == 0:
             out[key] = value
             continue
         if not value > 0 or (isinstance(value, float) and not math.isfinite(value)):
-            raise ValueError(f"{name}: option {key} must be positive, not {quoted(raw)}")
+            raise ValueError(f"{name}: option {key} must be {'0 or more' if zero_ok else 'positive'}, not {quoted(raw)}")
         out[key] = value
     return out
 
@@ -457,6 +467,8 @@ class MonteCarloBot(Bot):
         policy: str = "greedy",
         infer: float | None = None,
         ambition: float | None = None,
+        roll_infer: float | None = None,
+        bid_beta: float | None = None,
     ) -> None:
         super().__init__(rng)
         warm_simulator()
@@ -464,9 +476,13 @@ class MonteCarloBot(Bot):
         self.seconds = seconds
         self.policy = policy
         self.infer = infer if infer is not None else DEFAULT_INFER
+        self.roll_infer, self.bid_beta = roll_infer, bid_beta
+        #: The evidence model (`bots.inference.trust`): a number, or a `Trust` when rolls or bids are weighed apart.
+        self.evidence = trust(self.infer, roll_infer, bid_beta)
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
         self._options = given_options(sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per, seconds=seconds,
-                                      policy=policy, infer=infer, ambition=ambition)
+                                      policy=policy, infer=infer, ambition=ambition, roll_infer=roll_infer,
+                                      bid_beta=bid_beta)
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
         self._cache: dict = {}  # the greedy model's choices, for inference within a hand
@@ -484,7 +500,7 @@ class MonteCarloBot(Bot):
             return only_legal_roll(self, view, legal[0])
         accs = evaluate_rolls(
             view, self.rng, sims=self.sims, per=min(self.per, self.sims or self.per), seconds=self.seconds,
-            policy=self.policy, infer=self.infer, cache=self._cache,
+            policy=self.policy, infer=self.evidence, cache=self._cache,
         )
         chosen = argmax_mean(accs)
         self.last_explanation = explain_choice(

@@ -239,7 +239,7 @@ class NeuralSearchBot(MonteCarloBot):
         dice = list(view.legal_dice)
         if len(dice) == 1:
             return only_legal_roll(self, view, dice[0])
-        dets = PosteriorSampler(view, self.infer, self.rng, self._cache).games(self._dets[0])
+        dets = PosteriorSampler(view, self.evidence, self.rng, self._cache).games(self._dets[0])
         return self._best(view, dice, [roll_action(d) for d in dice], dets, self.per, began)
 
     def _best(self, view: View, choices: list[_Move], actions: list[int], dets: list[Game], per: int,
