@@ -55,14 +55,14 @@ class Position:
     view: View
 
 
-def collect(job: tuple[str, Sequence[int], int]) -> list[Position]:
-    """Positions of seat 0 (played by the bot spec) in the given games against three greedy bots."""
-    bot_spec, game_ids, seed = job
+def collect(job: tuple[str, Sequence[int], int, str]) -> list[Position]:
+    """Positions of seat 0 (played by the bot spec) in the given games against three `opponents` bots."""
+    bot_spec, game_ids, seed, opponents = job
     out: list[Position] = []
-    greedy = GreedyBot()
     for g in game_ids:
         game = Game(SEATS, seed=seed * 100_000 + g)
-        bot = make_bot(bot_spec, seed=seed * 100_000 + g)
+        base = seed * 100_000 + g
+        bots = [make_bot(bot_spec, seed=base), *(make_bot(opponents, seed=f"{base}:{s}") for s in range(1, SEATS))]
         while not game.over:
             if game.phase is Phase.BID:
                 for s in range(SEATS):
@@ -70,13 +70,13 @@ def collect(job: tuple[str, Sequence[int], int]) -> list[Position]:
                         view = game.observe(s)
                         if s == 0:
                             out.append(Position("bid", game.clone(), view))
-                        game.apply(Bid(s, (bot if s == 0 else greedy).bid(view)))
+                        game.apply(Bid(s, bots[s].bid(view)))
                 continue
             s = game.turn
             view = game.observe(s)
             if s == 0 and sum(isinstance(a, Die) for a in view.legal or ()) > 1:
                 out.append(Position("roll", game.clone(), view))
-            game.apply(Roll(s, (bot if s == 0 else greedy).roll(view)))
+            game.apply(Roll(s, bots[s].roll(view)))
     return out
 
 
@@ -139,6 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bot", default="montecarlo", help="the bot whose games give the positions")
     ap.add_argument("--games", type=int, default=20, help="games played to collect positions")
+    ap.add_argument("--opponents", default="greedy",
+                    help="the bot in the other three seats while collecting (default greedy; the judge's playouts "
+                         "and the bid replays still continue with greedy)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--variant", action="append", default=[],
                     help="a bot spec judged on the roll positions (repeatable; default: --bot and greedy)")
@@ -151,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be at least 1")
     variants = args.variant or [args.bot, "greedy"]
-    for v in [args.bot, *variants]:
+    for v in [args.bot, args.opponents, *variants]:
         try:
             make_bot(v)
         except ValueError as e:
@@ -159,12 +162,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     with ProcessPoolExecutor(args.jobs) as pool:
         ids = list(range(args.games))
-        cjobs = [(args.bot, ids[j :: args.jobs], args.seed) for j in range(min(args.jobs, args.games))]
+        cjobs = [(args.bot, ids[j :: args.jobs], args.seed, args.opponents) for j in range(min(args.jobs, args.games))]
         positions = [p for part in pool.map(collect, cjobs) for p in part]
         rolls = [p for p in positions if p.kind == "roll"]
         bids = [p for p in positions if p.kind == "bid"][: args.bids]
         print(f"{args.bot}: {len(rolls)} roll and {len(bids)} bid positions from {args.games} games "
-              f"against three greedy (seed {args.seed})", flush=True)
+              f"against three {args.opponents} (seed {args.seed})", flush=True)
         jobs = [(chunk, variants, args.eval_playouts, k) for k, chunk in _chunks(rolls, args.jobs)]
         regrets = np.array([row for part in pool.map(roll_regrets, jobs) for row in part])
         checks = []

@@ -28,3 +28,12 @@ def test_bench_decisions_refuses_bad_arguments() -> None:
     assert out.returncode != 0 and "--games must be at least 1" in out.stderr
     out = _run("--variant", "nosuchbot")
     assert out.returncode != 0 and "nosuchbot" in out.stderr
+
+
+def test_bench_decisions_collects_against_other_opponents() -> None:
+    out = _run("--bot", "greedy", "--opponents", "random", "--games", "1", "--eval-playouts", "50",
+               "--variant", "greedy")
+    assert out.returncode == 0, out.stderr
+    assert "against three random (seed 1)" in out.stdout
+    out = _run("--opponents", "nosuchbot")
+    assert out.returncode != 0 and "nosuchbot" in out.stderr and "Traceback" not in out.stderr
