@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import subprocess
 import sys
-from pathlib import Path
 
+import benchmark_scripts
 from minodice.bots.greedy import GreedyBot
 from minodice.bots.inference import dice_key, heuristic_bid, heuristic_bid_values
 from minodice.game import Game
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_bid_models.py"
+SCRIPT = benchmark_scripts.script("bench_bid_models")
 
 
 def test_the_heuristic_bid_is_the_best_of_its_values_and_greedys_bid() -> None:
@@ -27,10 +26,7 @@ def test_the_heuristic_bid_is_the_best_of_its_values_and_greedys_bid() -> None:
 
 
 def test_bench_bid_models_scores_three_models_on_montecarlos_bids() -> None:
-    spec = importlib.util.spec_from_file_location("bench_bid_models", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = benchmark_scripts.load("bench_bid_models")
     result = bench.run(games=1, seed=2, seats=3)
     assert set(result) == set(bench.MODELS)
     assert all(r["bids"] == 3 * 8 for r in result.values())  # 3 seats, 8 hands

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 from types import ModuleType
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_inference.py"
+import benchmark_scripts
+
+SCRIPT = benchmark_scripts.script("bench_inference")
 
 
 def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_inference", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up there
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_scripts.load("bench_inference")
 
 
 def test_greedy_players_match_the_model_and_the_evidence_places_dice_better_than_chance() -> None:

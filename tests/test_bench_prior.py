@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_prior.py"
+import benchmark_scripts
+
+SCRIPT = benchmark_scripts.script("bench_prior")
 TEACHER = "montecarlo:sims=16,bid_sims=16"
 
 
 def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_prior", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up there
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_scripts.load("bench_prior")
 
 
 def test_prior_zero_keeps_every_legal_move_and_prior_one_only_the_likeliest() -> None:
