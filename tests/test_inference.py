@@ -211,6 +211,10 @@ def test_the_searching_bots_take_the_evidence_options() -> None:
     assert make_bot("ismcts:infer=2,roll_infer=0.5", seed=1).evidence == Trust(2.0, 0.5, 0.0)
     assert make_bot("neural+search:bid_beta=1", seed=1).evidence == Trust(1.0, 1.0, 1.0)
     assert make_bot("montecarlo", seed=1).evidence == 1.0  # the classic model, unchanged
-    for bad in ("montecarlo:bid_beta=0", "montecarlo:roll_infer=-1", "ismcts:bid_beta=nan", "oracle:roll_infer=1"):
-        with pytest.raises(ValueError):
+    for bad, says in (("montecarlo:bid_beta=0", "bid_beta must be positive"),
+                      ("montecarlo:roll_infer=-1", "roll_infer must be 0 or more"),
+                      ("ismcts:bid_beta=nan", "bid_beta must be a finite number"),
+                      ("neural+search:roll_infer=x", "roll_infer must be a number"),
+                      ("oracle:roll_infer=1", "no option 'roll_infer'")):
+        with pytest.raises(ValueError, match=says):
             make_bot(bad)

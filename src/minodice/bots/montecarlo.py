@@ -406,7 +406,9 @@ def parse_budget(
         if zero_ok and value == 0:
             out[key] = value
             continue
-        if not value > 0 or (isinstance(value, float) and not math.isfinite(value)):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{name}: option {key} must be a finite number, not {quoted(raw)}")
+        if not value > 0:
             raise ValueError(f"{name}: option {key} must be {'0 or more' if zero_ok else 'positive'}, not {quoted(raw)}")
         out[key] = value
     return out
