@@ -15,7 +15,7 @@ The registry states every bot's options with the defaults the bots use:
 >>> f"sims={DEFAULT_SIMS}" in BUILTIN["montecarlo"][1]
 True
 >>> BUILTIN.info("ismcts").usage
-'sims=160, per=4, c=0.3, bid_sims=1600, infer=1, ambition=5, policy=greedy, seconds'
+'sims=160, per=4, c=0.3, bid_sims=1600, infer=1, roll_infer, bid_beta, ambition=5, policy=greedy, seconds'
 """
 
 from __future__ import annotations
