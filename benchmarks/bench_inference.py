@@ -27,7 +27,6 @@ It also prints how often the players bid and roll as the greedy model assumes
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 from collections import Counter
@@ -40,6 +39,7 @@ from minodice.bots.inference import PosteriorSampler, Trust, bid_surprise, dice_
 from minodice.bots.montecarlo import MonteCarloBot
 from minodice.dice import Die
 from minodice.game import Bid, Game, Phase, Roll
+from minodice.tournament.stats import mean_ci
 from minodice.view import View
 
 _GREEDY = GreedyBot()
@@ -133,13 +133,9 @@ def score(model: float | Trust, found: Sequence[Position], deals: int) -> tuple[
 
 
 def interval(diffs: Sequence[float]) -> tuple[float, float]:
-    """Mean and 95 % half-width of paired differences."""
-    n = len(diffs)
-    mean = sum(diffs) / n
-    if n < 2:
-        return mean, float("nan")
-    var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
-    return mean, 1.96 * math.sqrt(var / n)
+    """Mean and 95 % half-width (t interval) of paired differences."""
+    mean, ci = mean_ci(diffs)
+    return mean, (ci[1] - ci[0]) / 2 if ci else float("nan")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
