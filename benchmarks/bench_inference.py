@@ -169,12 +169,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("no position to score: play more games")
         return 0
     base = score(evidence[0], found, args.deals)
-    print(f"{'model':40s} {'placed':>8s} {'vs first':>18s} {'Brier':>8s} {'vs first':>18s}")
+    width = max(40, *(len(m) for m in models))
+    print(f"{'model':{width}s} {'placed':>8s} {'vs first':>18s} {'Brier':>8s} {'vs first':>18s}")
     for name, model in zip(models, evidence):
         placed, brier = base if model is evidence[0] else score(model, found, args.deals)
         dp = interval([a - b for a, b in zip(placed, base[0])])
         db = interval([a - b for a, b in zip(brier, base[1])])
-        print(f"{name:40s} {sum(placed) / len(placed):8.4f} {dp[0]:+9.4f} ± {dp[1]:.4f} "
+        print(f"{name:{width}s} {sum(placed) / len(placed):8.4f} {dp[0]:+9.4f} ± {dp[1]:.4f} "
               f"{sum(brier) / len(brier):8.4f} {db[0]:+9.4f} ± {db[1]:.4f}")
     return 0
 

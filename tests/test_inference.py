@@ -6,11 +6,14 @@ import itertools
 import math
 import random
 from collections import Counter
+from dataclasses import replace
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from minodice import rules as R
 from minodice.bots import make_bot
 from minodice.bots.inference import (
     Evidence,
@@ -22,6 +25,8 @@ from minodice.bots.inference import (
     heuristic_bid_values,
     trust,
 )
+from minodice.bots.network import PolicyRolls, PolicyValueNet, load_network
+from minodice.bots.neural import NeuralBot
 from minodice.dice import BAG, Die
 from minodice.game import Bid, Game, Phase, Roll
 from minodice.rules import Rules
@@ -121,7 +126,12 @@ def _exact_posterior(v, evidence: Evidence, sampler: PosteriorSampler) -> dict:
     return {k: w / total for k, w in out.items()}
 
 
-@pytest.mark.parametrize(("seed", "infer"), [("exact-1", 1.5), ("exact-2", 1.5), ("exact-1", Trust(1.0, 0.3, 0.5))])
+#: The shipped 3-seat network as a roll model (as `roll_net=FILE` makes one).
+NET_ROLLS = PolicyRolls("shipped-3", load_network(seats=3))
+
+
+@pytest.mark.parametrize(("seed", "infer"), [("exact-1", 1.5), ("exact-2", 1.5), ("exact-1", Trust(1.0, 0.3, 0.5)),
+                                             ("exact-1", Trust(1.0, 0.5, 0.5, NET_ROLLS))])
 def test_the_chain_samples_the_exact_posterior(seed: str, infer: float | Trust) -> None:
     # Three seats, hand 2, seat 0 rolling second or third: small enough to enumerate every deal.
     game = Game(3, seed=seed)
@@ -216,5 +226,56 @@ def test_the_searching_bots_take_the_evidence_options() -> None:
                       ("ismcts:bid_beta=nan", "bid_beta must be a finite number"),
                       ("neural+search:roll_infer=x", "roll_infer must be a number"),
                       ("oracle:roll_infer=1", "no option 'roll_infer'")):
+        with pytest.raises(ValueError, match=says):
+            make_bot(bad)
+
+
+def test_a_network_roll_model_scores_a_roll_by_minus_its_log_probability() -> None:
+    bot, checked = NeuralBot(), 0
+    for _game, v in greedy_positions("net-rolls", seats=3, min_hand=3):
+        surprise = {d: NET_ROLLS.surprise(v, d) for d in set(v.legal_dice)}
+        assert sum(math.exp(-x) for x in surprise.values()) == pytest.approx(1.0, abs=1e-5)
+        assert min(surprise, key=surprise.__getitem__) is bot.roll(v)  # the likeliest is what `neural` rolls
+        checked += 1
+    assert checked > 10
+
+
+def test_with_a_roll_model_a_roll_weighs_its_surprise_not_a_miss() -> None:
+    checked, surprised = 0, 0
+    for game, v in greedy_positions("net-evidence", min_hand=4):
+        for s in range(1, 4):
+            held = list(game.held(s))
+            rolls_only = Evidence(v, Trust(0.0, 0.5, 0.0, NET_ROLLS), {})
+            # By hand: each earlier roll of seat s, with the dice it held then, under the network.
+            by_hand = 0.0
+            for _index, die, lead, prefix, after in rolls_only.events[s]:
+                holding = dice_key((*held, *after))
+                legal = tuple(R.legal_dice(holding, lead))
+                if len(legal) > 1:
+                    by_hand += NET_ROLLS.surprise(replace(prefix, dice=holding, legal=legal), die)
+            assert rolls_only.seat_energy(s, held) == pytest.approx(0.5 * by_hand)
+            checked += 1
+            surprised += by_hand > 0
+        if checked > 30:
+            break
+    assert checked > 30 and surprised > 10
+
+
+def test_roll_net_names_the_network_file(tmp_path) -> None:
+    path = tmp_path / "net.npz"
+    PolicyValueNet.initial(np.random.default_rng(3), hidden=(8, 8)).save(path)
+    spec = f"montecarlo:roll_infer=0.5,roll_net={path}"
+    bot = make_bot(spec, seed=1)
+    assert bot.describe() == spec
+    assert bot.evidence == Trust(1.0, 0.5, 0.0, bot.evidence.roll_model)
+    assert isinstance(bot.evidence.roll_model, PolicyRolls) and bot.evidence.roll_model.path == str(path)
+    assert make_bot(f"ismcts:roll_net={path}", seed=1).evidence.roll_model.path == str(path)
+    assert make_bot(f"neural+search:roll_net={path}", seed=1).evidence.rolls == 1.0
+    (tmp_path / "junk.npz").write_text("not a network")
+    for bad, says in ((f"montecarlo:roll_net={tmp_path / 'none.npz'}", "no network file at"),
+                      (f"ismcts:roll_net={tmp_path / 'junk.npz'}", "not a minodice network file"),
+                      (f"montecarlo:roll_net={tmp_path}", "cannot read the network file"),
+                      ("montecarlo:roll_net=", "must name a network file"),
+                      (f"oracle:roll_net={path}", "no option 'roll_net'")):
         with pytest.raises(ValueError, match=says):
             make_bot(bad)

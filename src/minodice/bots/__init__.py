@@ -15,7 +15,7 @@ The registry states every bot's options with the defaults the bots use:
 >>> f"sims={DEFAULT_SIMS}" in BUILTIN["montecarlo"][1]
 True
 >>> BUILTIN.info("ismcts").usage
-'sims=160, per=4, c=0.3, bid_sims=1600, infer=1, roll_infer, bid_beta, ambition=5, policy=greedy, seconds'
+'sims=160, per=4, c=0.3, bid_sims=1600, infer=1, roll_infer, bid_beta, roll_net, ambition=5, policy=greedy, seconds'
 """
 
 from __future__ import annotations
@@ -76,13 +76,21 @@ def _budget(name: str, options: dict[str, str]) -> dict[str, Any]:
 def _montecarlo(rng: random.Random, options: dict[str, str]) -> Bot:
     from .montecarlo import MonteCarloBot
 
-    return MonteCarloBot(rng, **_budget("montecarlo", options))
+    budget = _budget("montecarlo", options)
+    try:
+        return MonteCarloBot(rng, **budget)
+    except ValueError as exc:  # a file it cannot read (`roll_net`)
+        raise BotSpecError(f"montecarlo: {exc}") from None
 
 
 def _ismcts(rng: random.Random, options: dict[str, str]) -> Bot:
     from .ismcts import IsmctsBot
 
-    return IsmctsBot(rng, **_budget("ismcts", options))
+    budget = _budget("ismcts", options)
+    try:
+        return IsmctsBot(rng, **budget)
+    except ValueError as exc:  # a file it cannot read (`roll_net`)
+        raise BotSpecError(f"ismcts: {exc}") from None
 
 
 def _neural(rng: random.Random, options: dict[str, str]) -> Bot:
@@ -250,13 +258,16 @@ _SEARCH_MODEL = (
     BotOption("roll_infer", None, "trust in their rolls apart (0: none; default: infer)"),
     BotOption("bid_beta", None,
               "model a bid as taken with odds exp(bid_beta x its expected score), not by its distance from greedy's"),
+    BotOption("roll_net", None,
+              "a network file of `minodice train` whose policy models their rolls, not greedy's choice "
+              "(a roll then weighs its surprise x roll_infer)"),
     BotOption("ambition", D.DEFAULT_AMBITION, "points per bid for its own better play than the playouts' (0: off)"),
     BotOption("policy", D.DEFAULT_POLICY, f"the playout policy: {' or '.join(D.POLICIES)}"),
     BotOption("seconds", None, "a time budget per decision instead (not reproducible)"),
 )
 
 #: The search model's options about the other seats' evidence (the oracle has no use for them).
-_EVIDENCE_OPTIONS = ("infer", "roll_infer", "bid_beta")
+_EVIDENCE_OPTIONS = ("infer", "roll_infer", "bid_beta", "roll_net")
 
 #: neural+search's playout policy: the kernel's, or its network's (`bots.network_playouts`).
 _NEURAL_POLICY = BotOption(

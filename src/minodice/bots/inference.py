@@ -15,13 +15,17 @@ minotaur probably has no minotaur left. This module weighs that evidence:
   far less often than they bid as it would), and with `beta` > 0 models a bid
   as chosen with probability proportional to ``exp(beta * its expected
   score)`` (a Boltzmann-rational bidder), `k` then the bid's surprise, minus
-  its log-probability.
+  its log-probability. A `RollModel` in the `Trust` replaces the greedy bot as
+  the model of their rolls: a roll then counts its surprise under the model
+  (minus its log-probability) instead of 1 when unlike greedy's, e.g. under a
+  network trained on the moves of the players at the table
+  (`bots.network.PolicyRolls`).
 - `PosteriorSampler` draws deals of the hidden dice in proportion to that
   likelihood with a Metropolis chain over deals: a step swaps two hidden dice
   between two holders (two seats, or a seat and the dice left in the bag),
   never giving a seat a colour it has shown it lacks, and is accepted with
   probability ``min(1, likelihood ratio)``. Only the two seats touched are
-  re-scored, and the greedy choices are cached for the hand, so a step costs a
+  re-scored, and each roll's miss is cached for the hand, so a step costs a
   few microseconds; deals are taken once per sweep (one step per hidden die).
 
 >>> import random
@@ -38,6 +42,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Protocol
 
 from .. import rules as R
 from ..analysis.strength import die_strength, trick_distribution
@@ -47,7 +52,9 @@ from ..rules import Rules
 from ..view import TrickView, View
 from .greedy import GreedyBot
 
-__all__ = ["Evidence", "PosteriorSampler", "Trust", "bid_surprise", "heuristic_bid", "heuristic_bid_values", "trust"]
+__all__ = [
+    "Evidence", "PosteriorSampler", "RollModel", "Trust", "bid_surprise", "heuristic_bid", "heuristic_bid_values", "trust",
+]
 
 _GREEDY = GreedyBot()
 
@@ -72,6 +79,14 @@ def heuristic_bid(dice: tuple[Die, ...], seats: int, rules: Rules) -> int:
     return best
 
 
+class RollModel(Protocol):
+    """How another seat chooses its rolls, as the inference reads them (see the module)."""
+
+    def surprise(self, view: View, die: Die) -> float:
+        """Minus the log-probability that `view`'s seat, holding `view.dice`, rolls `die` of `view.legal`."""
+        ...
+
+
 @dataclass(frozen=True)
 class Trust:
     """How much the other seats' bids and rolls are believed as evidence of their dice (see the module).
@@ -83,6 +98,8 @@ class Trust:
     bids: float = 1.0
     rolls: float = 1.0
     beta: float = 0.0
+    #: The other seats' roll model (None: the greedy bot's choice, a roll unlike it missing by 1).
+    roll_model: RollModel | None = None
 
     @classmethod
     def of(cls, infer: float | Trust) -> Trust:
@@ -95,15 +112,17 @@ class Trust:
         return max(self.bids, self.rolls) > 0
 
 
-def trust(infer: float, rolls: float | None = None, beta: float | None = None) -> float | Trust:
+def trust(
+    infer: float, rolls: float | None = None, beta: float | None = None, roll_model: RollModel | None = None
+) -> float | Trust:
     """A searching bot's evidence model from its options: `infer` alone stays a number (the classic model).
 
     >>> trust(1.0), trust(2.0, rolls=0.2)
-    (1.0, Trust(bids=2.0, rolls=0.2, beta=0.0))
+    (1.0, Trust(bids=2.0, rolls=0.2, beta=0.0, roll_model=None))
     """
-    if rolls is None and beta is None:
+    if rolls is None and beta is None and roll_model is None:
         return infer
-    return Trust(infer, infer if rolls is None else rolls, beta or 0.0)
+    return Trust(infer, infer if rolls is None else rolls, beta or 0.0, roll_model)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -135,7 +154,7 @@ class Evidence:
     """The other seats' revealed bids and earlier rolls this hand, as a likelihood of their dice.
 
     See the module docstring for the model. `cache` (a dict a bot keeps across
-    the decisions of one hand) remembers the greedy bot's choices; it is
+    the decisions of one hand) remembers each roll's miss; it is
     cleared when the hand changes.
     """
 
@@ -190,11 +209,12 @@ class Evidence:
         bid, rolls = self._seat_parts(s, held)
         return self.trust.bids * bid + self.trust.rolls * rolls
 
-    def _seat_parts(self, s: int, held: Sequence[Die]) -> tuple[float, int]:
-        """Seat `s`'s bid miss (distance from greedy's bid, or surprise) and roll misses (rolls unlike greedy's)."""
+    def _seat_parts(self, s: int, held: Sequence[Die]) -> tuple[float, float]:
+        """Seat `s`'s bid miss (distance from greedy's bid, or surprise) and roll misses (rolls unlike
+        greedy's, or their surprise under the roll model)."""
         view = self.view
         bid_miss: float = 0
-        roll_misses = 0
+        roll_misses: float = 0
         bid = view.bids[s]
         if bid is not None and not view.bidding:
             start = dice_key((*held, *self.rolled[s]))
@@ -202,20 +222,21 @@ class Evidence:
                 bid_miss = bid_surprise(start, bid, self.trust.beta, view.seats, view.rules)
             else:
                 bid_miss = abs(bid - heuristic_bid(start, view.seats, view.rules))
-        cache = self.cache
+        cache, model = self.cache, self.trust.roll_model
         for index, die, lead, prefix, after in self.events[s]:
             holding = dice_key((*held, *after))
             key = (index, holding)
-            choice = cache.get(key)
-            if choice is None:
+            miss = cache.get(key)
+            if miss is None:
                 legal = R.legal_dice(holding, lead)
                 if len(legal) == 1:
-                    choice = legal[0]
+                    miss = 0
+                elif model is None:
+                    miss = int(_GREEDY.roll(replace(prefix, dice=holding, legal=tuple(legal))) is not die)
                 else:
-                    choice = _GREEDY.roll(replace(prefix, dice=holding, legal=tuple(legal)))
-                cache[key] = choice
-            if choice is not die:
-                roll_misses += 1
+                    miss = model.surprise(replace(prefix, dice=holding, legal=tuple(legal)), die)
+                cache[key] = miss
+            roll_misses += miss
         return bid_miss, roll_misses
 
     def misses(self, det: Game) -> float:

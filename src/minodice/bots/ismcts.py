@@ -30,7 +30,7 @@ Budget and model (options in the spec, e.g. `ismcts:sims=400,seconds=0.2`):
   simulator, 1 without) playouts at each new leaf; `c` (default 0.3): the UCB1
   exploration constant;
 - `bid_sims` (default 1600): playouts per legal bid, as `montecarlo`'s;
-- `infer` (default 1), `roll_infer`, `bid_beta` and `ambition` (default 5): as `montecarlo`'s — the
+- `infer` (default 1), `roll_infer`, `bid_beta`, `roll_net` and `ambition` (default 5): as `montecarlo`'s — the
   determinizations follow the evidence of the other seats' bids and rolls,
   and bids get the play correction;
 - `seconds`: a time budget per decision instead (timed decisions are not reproducible);
@@ -61,10 +61,11 @@ from .defaults import (
     DEFAULT_LEAF_PER,
 )
 from .explain import ChoiceStat, Explanation
-from .inference import PosteriorSampler, Trust, trust
+from .inference import PosteriorSampler, Trust
 from .montecarlo import (
     BATCH,
     choose_bid,
+    evidence_model,
     format_spec,
     given_options,
     only_legal_roll,
@@ -268,14 +269,15 @@ class IsmctsBot(Bot):
         ambition: float | None = None,
         roll_infer: float | None = None,
         bid_beta: float | None = None,
+        roll_net: str | None = None,
     ) -> None:
         super().__init__(rng)
         warm_simulator()
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
         self.infer = infer if infer is not None else DEFAULT_INFER
-        self.roll_infer, self.bid_beta = roll_infer, bid_beta
+        self.roll_infer, self.bid_beta, self.roll_net = roll_infer, bid_beta, roll_net
         #: The evidence model, as `montecarlo`'s.
-        self.evidence = trust(self.infer, roll_infer, bid_beta)
+        self.evidence = evidence_model(self.infer, roll_infer, bid_beta, roll_net)
         self.sims = sims if sims is not None or seconds is not None else DEFAULT_ITERATIONS
         self.per = per if per is not None else DEFAULT_LEAF_PER
         self.c = c if c is not None else DEFAULT_C
@@ -284,10 +286,11 @@ class IsmctsBot(Bot):
         self.seconds = seconds
         self.policy = policy
         self._options = given_options(sims=sims, per=per, c=c, bid_sims=bid_sims, seconds=seconds, infer=infer,
-                                      ambition=ambition, policy=policy, roll_infer=roll_infer, bid_beta=bid_beta)
+                                      ambition=ambition, policy=policy, roll_infer=roll_infer, bid_beta=bid_beta,
+                                      roll_net=roll_net)
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
-        self._cache: dict = {}  # the greedy model's choices, for inference within a hand
+        self._cache: dict = {}  # each roll's miss under the evidence model, for inference within a hand
 
     def describe(self) -> str:
         return format_spec(self.name, self._options)

@@ -35,7 +35,10 @@ Budget and model (options in the spec, e.g. `montecarlo:sims=1600,seconds=0.2`):
   as evidence of their dice (0: not at all; see `bots.inference`);
   `roll_infer` (default: as `infer`) trusts their rolls apart, and `bid_beta`
   (default: off) models a bid as taken with odds ``exp(bid_beta * its
-  expected score)`` instead of by its distance from greedy's bid.
+  expected score)`` instead of by its distance from greedy's bid;
+  `roll_net` (default: none) names a network file whose policy models their
+  rolls instead of the greedy bot (`bots.network.PolicyRolls`), each roll then
+  weighing its surprise times `roll_infer`.
 - `ambition` (default 5): the points per bid of `play_correction` (0: off).
 - `policy` (default `greedy`): the playout policy, `greedy` or `random`.
 
@@ -73,6 +76,7 @@ from .defaults import (  # the defaults live where the CLI's help can read them 
 )
 from .explain import ChoiceStat, Explanation
 from .inference import PosteriorSampler, Trust, trust
+from .network import PolicyRolls
 
 __all__ = [
     "BATCH",
@@ -81,6 +85,7 @@ __all__ = [
     "MonteCarloBot",
     "evaluate_bids",
     "evaluate_rolls",
+    "evidence_model",
     "explain_choice",
     "format_spec",
     "given_options",
@@ -381,6 +386,16 @@ def only_legal_roll(bot: SearchingBot, view: View, die: Die) -> Die:
 _FLOAT_OPTIONS = ("seconds", "c", "infer", "roll_infer", "bid_beta", "ambition")
 #: The options for which 0 means "off".
 _ZERO_OPTIONS = ("infer", "roll_infer", "ambition")
+#: The options that name a file.
+_FILE_OPTIONS = ("roll_net",)
+
+
+def evidence_model(
+    infer: float, roll_infer: float | None, bid_beta: float | None, roll_net: str | None
+) -> float | Trust:
+    """A searching bot's evidence model (`bots.inference.trust`) from its options; `roll_net` names the
+    network whose policy models the other seats' rolls (ValueError if it cannot be read)."""
+    return trust(infer, roll_infer, bid_beta, None if roll_net is None else PolicyRolls.from_file(roll_net))
 
 
 def parse_budget(
@@ -397,6 +412,11 @@ def parse_budget(
             if raw not in ("greedy", "random"):
                 raise ValueError(f"{name}: policy must be greedy or random, not {quoted(raw)}")
             out[key] = raw
+            continue
+        if key in _FILE_OPTIONS:
+            if not raw.strip():
+                raise ValueError(f"{name}: option {key} must name a network file")
+            out[key] = raw  # the bot reads the file (ValueError naming it if it cannot)
             continue
         try:
             value: int | float = float(raw) if key in _FLOAT_OPTIONS else int(raw)
@@ -471,6 +491,7 @@ class MonteCarloBot(Bot):
         ambition: float | None = None,
         roll_infer: float | None = None,
         bid_beta: float | None = None,
+        roll_net: str | None = None,
     ) -> None:
         super().__init__(rng)
         warm_simulator()
@@ -478,16 +499,16 @@ class MonteCarloBot(Bot):
         self.seconds = seconds
         self.policy = policy
         self.infer = infer if infer is not None else DEFAULT_INFER
-        self.roll_infer, self.bid_beta = roll_infer, bid_beta
-        #: The evidence model (`bots.inference.trust`): a number, or a `Trust` when rolls or bids are weighed apart.
-        self.evidence = trust(self.infer, roll_infer, bid_beta)
+        self.roll_infer, self.bid_beta, self.roll_net = roll_infer, bid_beta, roll_net
+        #: The evidence model (`evidence_model`): a number, or a `Trust` when rolls or bids are weighed apart.
+        self.evidence = evidence_model(self.infer, roll_infer, bid_beta, roll_net)
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
         self._options = given_options(sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per, seconds=seconds,
                                       policy=policy, infer=infer, ambition=ambition, roll_infer=roll_infer,
-                                      bid_beta=bid_beta)
+                                      bid_beta=bid_beta, roll_net=roll_net)
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
-        self._cache: dict = {}  # the greedy model's choices, for inference within a hand
+        self._cache: dict = {}  # each roll's miss under the evidence model, for inference within a hand
 
     def describe(self) -> str:
         return format_spec(self.name, self._options)

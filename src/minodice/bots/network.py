@@ -31,18 +31,29 @@ import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..dice import MAX_SEATS, Die
-from ..encoding import MAX_HANDS, NUM_ACTIONS, NUM_BIDS, layout, observation_size
+from ..dice import MAX_SEATS, MIN_SEATS, Die
+from ..encoding import (
+    MAX_HANDS,
+    NUM_ACTIONS,
+    NUM_BIDS,
+    action_mask,
+    encode,
+    layout,
+    observation_size,
+    roll_action,
+)
 from ..view import View
 from .greedy import bid_values, roll_chances
 
 __all__ = [
-    "FEATURES", "VALUE_SCALE", "PolicyValueNet", "features", "greedy_hints", "masked_log_softmax", "masked_softmax",
+    "FEATURES", "MAX_NETWORK_BYTES", "VALUE_SCALE", "PolicyRolls", "PolicyValueNet", "features", "greedy_hints",
+    "load_network", "masked_log_softmax", "masked_softmax", "shipped_weights",
 ]
 
 #: Points per unit of the value head (hand scores are tens of points).
@@ -226,3 +237,69 @@ class PolicyValueNet:
     def load(cls, path: Path) -> PolicyValueNet:
         """Weights written by `save`."""
         return cls.from_bytes(Path(path).read_bytes())
+
+
+#: A network file larger than this is refused unread (a shipped one is 0.16 MB).
+MAX_NETWORK_BYTES = 64 << 20
+
+
+def shipped_weights(seats: int) -> str:
+    """The package file (in `minodice/bots/weights/`) of the network shipped for tables of `seats`.
+
+    >>> shipped_weights(4)
+    'neural-4.npz'
+    """
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise ValueError(f"no network is shipped for {seats} seats (tables have {MIN_SEATS} to {MAX_SEATS})")
+    return f"neural-{seats}.npz"
+
+
+@functools.lru_cache(maxsize=16)
+def _shipped(seats: int) -> PolicyValueNet:
+    data = resources.files(__package__).joinpath("weights", shipped_weights(seats)).read_bytes()
+    return PolicyValueNet.from_bytes(data)
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: str) -> PolicyValueNet:
+    file = Path(path)
+    if file.stat().st_size > MAX_NETWORK_BYTES:
+        raise ValueError(f"{path} is larger than {MAX_NETWORK_BYTES >> 20} MB: not a network of minodice train")
+    return PolicyValueNet.load(file)
+
+
+def load_network(path: str | Path | None = None, *, seats: int = 4) -> PolicyValueNet:
+    """The network shipped for tables of `seats`, or the one in file `path` (ValueError with the reason
+    if it cannot be read)."""
+    if path is None:
+        return _shipped(seats)
+    try:
+        return _load(str(Path(path).expanduser()))
+    except FileNotFoundError:
+        raise ValueError(f"no network file at {path}") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read the network file {path}: {exc.strerror or exc}") from None
+
+
+@dataclass(frozen=True, eq=False)
+class PolicyRolls:
+    """Another seat's rolls as a network's policy would choose them: a roll model for the inference
+    (`bots.inference.RollModel`), e.g. a network trained on the moves of the players at the table.
+
+    `path` is the network file (`load_network`); `surprise` is minus the log-probability of a roll.
+    """
+
+    path: str
+    net: PolicyValueNet = field(repr=False)
+
+    @classmethod
+    def from_file(cls, path: str) -> PolicyRolls:
+        """The roll model of the network in file `path` (ValueError with the reason if it cannot be read)."""
+        return cls(path, load_network(path))
+
+    def surprise(self, view: View, die: Die) -> float:
+        """Minus the log-probability that `view`'s seat, holding `view.dice`, rolls `die` of `view.legal`."""
+        x = features(encode(view, sequential_bids=False), view.seats, greedy_hints(view))
+        logits, _ = self.net.forward(x)
+        logp = masked_log_softmax(logits, action_mask(view).astype(bool)[None, :])
+        return -float(logp[0, roll_action(die)])

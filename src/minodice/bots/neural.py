@@ -23,17 +23,14 @@ True
 from __future__ import annotations
 
 import dataclasses
-import functools
 import random
 import time
-from importlib import resources
-from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
 from ..codes import quoted
-from ..dice import MAX_SEATS, MIN_SEATS, Die
+from ..dice import Die
 from ..encoding import DICE, NUM_BIDS, action_mask, encode, roll_action
 from ..game import Game
 from ..view import View
@@ -57,54 +54,20 @@ from .montecarlo import (
     only_legal_roll,
     seat_of,
 )
-from .network import PolicyValueNet, features, greedy_hints, masked_softmax
+from .network import (
+    MAX_NETWORK_BYTES,
+    PolicyValueNet,
+    features,
+    greedy_hints,
+    load_network,
+    masked_softmax,
+    shipped_weights,
+)
 from .network_playouts import network_estimates
 
 _Move = TypeVar("_Move", int, Die)
 
 __all__ = ["MAX_NETWORK_BYTES", "NeuralBot", "NeuralSearchBot", "load_network", "shipped_weights"]
-
-#: A network file larger than this is refused unread (a shipped one is 0.16 MB).
-MAX_NETWORK_BYTES = 64 << 20
-
-
-def shipped_weights(seats: int) -> str:
-    """The package file (in `minodice/bots/weights/`) of the network shipped for tables of `seats`.
-
-    >>> shipped_weights(4)
-    'neural-4.npz'
-    """
-    if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise ValueError(f"no network is shipped for {seats} seats (tables have {MIN_SEATS} to {MAX_SEATS})")
-    return f"neural-{seats}.npz"
-
-
-@functools.lru_cache(maxsize=16)
-def _shipped(seats: int) -> PolicyValueNet:
-    data = resources.files(__package__).joinpath("weights", shipped_weights(seats)).read_bytes()
-    return PolicyValueNet.from_bytes(data)
-
-
-@functools.lru_cache(maxsize=8)
-def _load(path: str) -> PolicyValueNet:
-    file = Path(path)
-    if file.stat().st_size > MAX_NETWORK_BYTES:
-        raise ValueError(f"{path} is larger than {MAX_NETWORK_BYTES >> 20} MB: not a network of minodice train")
-    return PolicyValueNet.load(file)
-
-
-def load_network(path: str | Path | None = None, *, seats: int = 4) -> PolicyValueNet:
-    """The network shipped for tables of `seats`, or the one in file `path` (ValueError with the reason
-    if it cannot be read)."""
-    if path is None:
-        return _shipped(seats)
-    try:
-        return _load(str(Path(path).expanduser()))
-    except FileNotFoundError:
-        raise ValueError(f"no network file at {path}") from None
-    except OSError as exc:
-        raise ValueError(f"cannot read the network file {path}: {exc.strerror or exc}") from None
-
 
 class NeuralBot(Bot):
     """Plays the network's most likely legal action (deterministic: the same view, the same choice).
