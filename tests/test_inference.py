@@ -272,8 +272,11 @@ def test_roll_net_names_the_network_file(tmp_path) -> None:
     assert make_bot(f"ismcts:roll_net={path}", seed=1).evidence.roll_model.path == str(path)
     assert make_bot(f"neural+search:roll_net={path}", seed=1).evidence.rolls == 1.0
     (tmp_path / "junk.npz").write_text("not a network")
+    (tmp_path / "empty.npz").write_bytes(b"")
     for bad, says in ((f"montecarlo:roll_net={tmp_path / 'none.npz'}", "no network file at"),
                       (f"ismcts:roll_net={tmp_path / 'junk.npz'}", "not a minodice network file"),
+                      (f"montecarlo:roll_net={tmp_path / 'empty.npz'}", "not a minodice network file"),
+                      ("montecarlo:roll_net=" + "x" * 5000, r"network file 'x+… \(5,000 characters\)"),
                       (f"montecarlo:roll_net={tmp_path}", "cannot read the network file"),
                       ("montecarlo:roll_net=", "must name a network file"),
                       (f"oracle:roll_net={path}", "no option 'roll_net'")):

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from ..codes import quoted
 from ..dice import MAX_SEATS, MIN_SEATS, Die
 from ..encoding import (
     MAX_HANDS,
@@ -227,7 +228,7 @@ class PolicyValueNet:
             with np.load(io.BytesIO(data), allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
                 params = [z[f"p{i}"].astype(np.float32) for i in range(len(z.files) - 1)]
-        except (OSError, ValueError, KeyError, json.JSONDecodeError):
+        except (OSError, EOFError, ValueError, KeyError, json.JSONDecodeError):  # EOFError: an empty file
             raise ValueError("not a minodice network file (expected the .npz that `minodice train` writes)") from None
         if len(params) < 6 or len(params) % 2 or params[0].shape[0] != FEATURES or params[-4].shape[1] != NUM_ACTIONS:
             raise ValueError("not a minodice network of this version (its layer sizes do not fit)")
@@ -264,7 +265,7 @@ def _shipped(seats: int) -> PolicyValueNet:
 def _load(path: str) -> PolicyValueNet:
     file = Path(path)
     if file.stat().st_size > MAX_NETWORK_BYTES:
-        raise ValueError(f"{path} is larger than {MAX_NETWORK_BYTES >> 20} MB: not a network of minodice train")
+        raise ValueError(f"{quoted(path)} is larger than {MAX_NETWORK_BYTES >> 20} MB: not a network of minodice train")
     return PolicyValueNet.load(file)
 
 
@@ -276,9 +277,9 @@ def load_network(path: str | Path | None = None, *, seats: int = 4) -> PolicyVal
     try:
         return _load(str(Path(path).expanduser()))
     except FileNotFoundError:
-        raise ValueError(f"no network file at {path}") from None
+        raise ValueError(f"no network file at {quoted(path)}") from None
     except OSError as exc:
-        raise ValueError(f"cannot read the network file {path}: {exc.strerror or exc}") from None
+        raise ValueError(f"cannot read the network file {quoted(path)}: {exc.strerror or exc}") from None
 
 
 @dataclass(frozen=True, eq=False)
