@@ -54,7 +54,7 @@ from .greedy import bid_values, roll_chances
 
 __all__ = [
     "FEATURES", "MAX_NETWORK_BYTES", "VALUE_SCALE", "PolicyRolls", "PolicyValueNet", "features", "greedy_hints",
-    "load_network", "masked_log_softmax", "masked_softmax", "shipped_weights",
+    "load_network", "masked_log_softmax", "masked_softmax", "shipped_weights", "view_features",
 ]
 
 #: Points per unit of the value head (hand scores are tens of points).
@@ -137,6 +137,12 @@ def features(obs: np.ndarray, seats: int, hints: np.ndarray) -> np.ndarray:
     out[:, base + 3 : base + 3 + NUM_BIDS] = hints[:, :NUM_BIDS] / VALUE_SCALE  # a bid's expected score
     out[:, base + 3 + NUM_BIDS :] = hints[:, NUM_BIDS:]  # a die's chance to take the trick
     return out
+
+
+def view_features(view: View) -> np.ndarray:
+    """The network's input [1, FEATURES] for one seat's view, as the engine shows it (bids taken at once):
+    what `neural` plays from and what expert iteration trains on."""
+    return features(encode(view, sequential_bids=False), view.seats, greedy_hints(view))
 
 
 def masked_log_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -300,7 +306,6 @@ class PolicyRolls:
 
     def surprise(self, view: View, die: Die) -> float:
         """Minus the log-probability that `view`'s seat, holding `view.dice`, rolls `die` of `view.legal`."""
-        x = features(encode(view, sequential_bids=False), view.seats, greedy_hints(view))
-        logits, _ = self.net.forward(x)
+        logits, _ = self.net.forward(view_features(view))
         logp = masked_log_softmax(logits, action_mask(view).astype(bool)[None, :])
         return -float(logp[0, roll_action(die)])

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..codes import quoted
 from ..dice import Die
-from ..encoding import DICE, NUM_BIDS, action_mask, encode, roll_action
+from ..encoding import DICE, NUM_BIDS, action_mask, roll_action
 from ..game import Game
 from ..view import View
 from .base import Bot
@@ -57,11 +57,10 @@ from .montecarlo import (
 from .network import (
     MAX_NETWORK_BYTES,
     PolicyValueNet,
-    features,
-    greedy_hints,
     load_network,
     masked_softmax,
     shipped_weights,
+    view_features,
 )
 from .network_playouts import network_estimates
 
@@ -92,9 +91,7 @@ class NeuralBot(Bot):
 
     def scores(self, view: View) -> tuple[np.ndarray, np.ndarray, float]:
         """The legal-action mask, the network's logits and its value (points) for `view`."""
-        obs = encode(view, sequential_bids=False)
-        x = features(obs, view.seats, greedy_hints(view))
-        logits, value = self.network(view.seats).forward(x)
+        logits, value = self.network(view.seats).forward(view_features(view))
         return action_mask(view).astype(bool), logits[0], float(value[0])
 
     def _choose(self, view: View) -> int:

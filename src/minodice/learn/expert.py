@@ -25,9 +25,9 @@ from threadpoolctl import threadpool_limits
 from ..bots import Bot, make_bot
 from ..bots.clairvoyance import show_dice
 from ..bots.explain import Explanation
-from ..bots.network import FEATURES, VALUE_SCALE, PolicyValueNet, features, greedy_hints, masked_log_softmax
+from ..bots.network import FEATURES, VALUE_SCALE, PolicyValueNet, masked_log_softmax, view_features
 from ..dice import Die
-from ..encoding import NUM_ACTIONS, NUM_BIDS, action_mask, encode
+from ..encoding import NUM_ACTIONS, NUM_BIDS, action_mask
 from ..game import Bid, Game, Phase, Roll
 from .ppo import Adam, backprop
 
@@ -123,7 +123,7 @@ def _decide(game: Game, seat: int, bot: Bot, rows: dict[str, list[Any]]) -> Bid 
         bot.last_explanation = None
     move: Bid | Roll = Bid(seat, bot.bid(view)) if game.phase is Phase.BID else Roll(seat, bot.roll(view))
     # Forced moves are kept too: they teach the value head (their cross-entropy is 0).
-    rows["x"].append(features(encode(view, sequential_bids=False), game.seats, greedy_hints(view))[0])
+    rows["x"].append(view_features(view)[0])
     rows["mask"].append(action_mask(view).astype(bool))
     rows["action"].append(_action(move.bid if isinstance(move, Bid) else move.die))
     rows["estimate"].append(_estimates(bot))
