@@ -25,11 +25,13 @@ from minodice.bots.inference import (
     heuristic_bid_values,
     trust,
 )
-from minodice.bots.network import PolicyRolls, PolicyValueNet, load_network
+from minodice.bots.network import PolicyRolls, PolicyValueNet, load_network, masked_log_softmax, view_features
 from minodice.bots.neural import NeuralBot
 from minodice.dice import BAG, Die
+from minodice.encoding import action_mask, roll_action
 from minodice.game import Bid, Game, Phase, Roll
 from minodice.rules import Rules
+from minodice.view import View
 
 GREEDY = make_bot("greedy")
 
@@ -128,6 +130,12 @@ def _exact_posterior(v, evidence: Evidence, sampler: PosteriorSampler) -> dict:
 
 #: The shipped 3-seat network as a roll model (as `roll_net=FILE` makes one).
 NET_ROLLS = PolicyRolls("shipped-3", load_network(seats=3))
+
+
+def full_surprise(model: PolicyRolls, view: View, die: Die) -> float:
+    """A roll's surprise computed from scratch: the whole network input of the view, then its policy."""
+    logits, _ = model.net.forward(view_features(view))
+    return -float(masked_log_softmax(logits, action_mask(view).astype(bool)[None, :])[0, roll_action(die)])
 
 
 @pytest.mark.parametrize(("seed", "infer"), [("exact-1", 1.5), ("exact-2", 1.5), ("exact-1", Trust(1.0, 0.3, 0.5)),
@@ -240,6 +248,25 @@ def test_a_network_roll_model_scores_a_roll_by_minus_its_log_probability() -> No
     assert checked > 10
 
 
+def test_a_prepared_position_gives_the_surprise_of_the_whole_input_exactly() -> None:
+    # `PolicyRolls.at` builds a position's input once and fills in only the dice: the same floats.
+    checked = 0
+    for game, v in greedy_positions("net-at", min_hand=3):
+        position = replace(v, dice=(), legal=None)
+        at = NET_ROLLS.at(position)
+        for s in range(4):
+            held = game.held(s)
+            for lead in (None, *dict.fromkeys(held)):
+                legal = tuple(R.legal_dice(held, lead))
+                for die in legal:
+                    assert at(tuple(held), legal, die) == full_surprise(
+                        NET_ROLLS, replace(position, dice=tuple(held), legal=legal), die)
+                    checked += 1
+        if checked > 200:
+            break
+    assert checked > 200
+
+
 def test_with_a_roll_model_a_roll_weighs_its_surprise_not_a_miss() -> None:
     checked, surprised = 0, 0
     for game, v in greedy_positions("net-evidence", min_hand=4):
@@ -252,7 +279,7 @@ def test_with_a_roll_model_a_roll_weighs_its_surprise_not_a_miss() -> None:
                 holding = dice_key((*held, *after))
                 legal = tuple(R.legal_dice(holding, lead))
                 if len(legal) > 1:
-                    by_hand += NET_ROLLS.surprise(replace(prefix, dice=holding, legal=legal), die)
+                    by_hand += full_surprise(NET_ROLLS, replace(prefix, dice=holding, legal=legal), die)
             assert rolls_only.seat_energy(s, held) == pytest.approx(0.5 * by_hand)
             checked += 1
             surprised += by_hand > 0

@@ -25,8 +25,10 @@ minotaur probably has no minotaur left. This module weighs that evidence:
   between two holders (two seats, or a seat and the dice left in the bag),
   never giving a seat a colour it has shown it lacks, and is accepted with
   probability ``min(1, likelihood ratio)``. Only the two seats touched are
-  re-scored, and each roll's miss is cached for the hand, so a step costs a
-  few microseconds; deals are taken once per sweep (one step per hidden die).
+  re-scored, a seat's energy is remembered by the dice it holds (the chain
+  proposes the same holdings again and again), and each roll's miss is cached
+  for the hand, so a step costs a few microseconds; deals are taken once per
+  sweep (one step per hidden die).
 
 >>> import random
 >>> from minodice.game import Game
@@ -39,7 +41,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
@@ -82,8 +84,10 @@ def heuristic_bid(dice: tuple[Die, ...], seats: int, rules: Rules) -> int:
 class RollModel(Protocol):
     """How another seat chooses its rolls, as the inference reads them (see the module)."""
 
-    def surprise(self, view: View, die: Die) -> float:
-        """Minus the log-probability that `view`'s seat, holding `view.dice`, rolls `die` of `view.legal`."""
+    def at(self, position: View) -> Callable[[tuple[Die, ...], tuple[Die, ...], Die], float]:
+        """The model at `position` (a seat's turn to roll, its dice left out): given the dice the seat may
+        hold, the legal ones among them and a die, minus the log-probability that it rolls that die.
+        Asked once per roll and hand, then for every holding the sampler proposes."""
         ...
 
 
@@ -164,6 +168,8 @@ class Evidence:
         self.trust = Trust.of(infer)
         seat = _seat(view)
         self.cache: dict = cache if cache is not None else {}
+        # Each seat's energy by the dice it holds: the sampler proposes the same holdings again and again.
+        self._energies: dict[tuple[int, tuple[Die, ...]], float] = {}
         key = (view.hand, view.start, view.totals, view.bids)
         if self.cache.get("hand") != key:
             self.cache.clear()
@@ -206,8 +212,12 @@ class Evidence:
 
     def seat_energy(self, s: int, held: Sequence[Die]) -> float:
         """Minus the log-likelihood of seat `s` holding `held` now (up to a constant): its misses, weighted."""
-        bid, rolls = self._seat_parts(s, held)
-        return self.trust.bids * bid + self.trust.rolls * rolls
+        key = (s, dice_key(held))
+        energy = self._energies.get(key)
+        if energy is None:
+            bid, rolls = self._seat_parts(s, key[1])
+            energy = self._energies[key] = self.trust.bids * bid + self.trust.rolls * rolls
+        return energy
 
     def _seat_parts(self, s: int, held: Sequence[Die]) -> tuple[float, float]:
         """Seat `s`'s bid miss (distance from greedy's bid, or surprise) and roll misses (rolls unlike
@@ -234,7 +244,10 @@ class Evidence:
                 elif model is None:
                     miss = int(_GREEDY.roll(replace(prefix, dice=holding, legal=tuple(legal))) is not die)
                 else:
-                    miss = model.surprise(replace(prefix, dice=holding, legal=tuple(legal)), die)
+                    at = cache.get(("at", index))
+                    if at is None:
+                        at = cache[("at", index)] = model.at(prefix)
+                    miss = at(holding, tuple(legal), die)
                 cache[key] = miss
             roll_misses += miss
         return bid_miss, roll_misses

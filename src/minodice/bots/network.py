@@ -29,8 +29,8 @@ import functools
 import io
 import itertools
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,6 @@ from ..encoding import (
     MAX_HANDS,
     NUM_ACTIONS,
     NUM_BIDS,
-    action_mask,
     encode,
     layout,
     observation_size,
@@ -132,11 +131,21 @@ def features(obs: np.ndarray, seats: int, hints: np.ndarray) -> np.ndarray:
     won_all = obs[:, src["won"] : src["won"] + seats]
     base = FEATURES - _EXTRA - NUM_ACTIONS
     out[:, base] = np.where(known, own_bid - won_all[:, 0], 0.0) / MAX_HANDS  # tricks still needed
-    out[:, base + 1] = obs[:, src["dice"] : src["dice"] + 7].sum(axis=1) / MAX_HANDS  # dice left
     out[:, base + 2] = (hand - won_all.sum(axis=1)) / MAX_HANDS  # tricks left
+    _put_dice_and_hints(out, obs[:, src["dice"] : src["dice"] + 7], seats, hints)
+    return out
+
+
+def _put_dice_and_hints(out: np.ndarray, dice: np.ndarray, seats: int, hints: np.ndarray) -> None:
+    """Write the columns of `out` that depend on the seat's own dice: the dice (counts [B, 7], float32),
+    how many are left, and the greedy hints [B, NUM_ACTIONS]."""
+    where, scale, _, src = _plan(seats)
+    at = slice(src["dice"], src["dice"] + 7)
+    out[:, where[at]] = dice * scale[at]
+    base = FEATURES - _EXTRA - NUM_ACTIONS
+    out[:, base + 1] = dice.sum(axis=1) / MAX_HANDS  # dice left
     out[:, base + 3 : base + 3 + NUM_BIDS] = hints[:, :NUM_BIDS] / VALUE_SCALE  # a bid's expected score
     out[:, base + 3 + NUM_BIDS :] = hints[:, NUM_BIDS:]  # a die's chance to take the trick
-    return out
 
 
 def view_features(view: View) -> np.ndarray:
@@ -304,8 +313,32 @@ class PolicyRolls:
         """The roll model of the network in file `path` (ValueError with the reason if it cannot be read)."""
         return cls(path, load_network(path))
 
+    def at(self, position: View) -> Callable[[tuple[Die, ...], tuple[Die, ...], Die], float]:
+        """The model at `position`, a seat's turn to roll with its dice left out: a function of the dice it
+        may hold, the legal ones among them and a die, giving minus the log-probability of that roll.
+
+        The position's network input is built once; each holding then only fills in the columns that
+        depend on the dice (the same numbers `view_features` gives, a test holds them equal).
+        """
+        blank = replace(position, dice=(), legal=None)
+        prepared = view_features(blank)
+        seats = position.seats
+
+        def surprise(dice: tuple[Die, ...], legal: tuple[Die, ...], die: Die) -> float:
+            x = prepared.copy()
+            counts = np.zeros((1, 7), np.float32)
+            for d in dice:
+                counts[0, d.index] += 1
+            hints = greedy_hints(replace(blank, dice=dice, legal=legal))[None, :]
+            _put_dice_and_hints(x, counts, seats, hints)
+            mask = np.zeros((1, NUM_ACTIONS), bool)
+            for d in legal:
+                mask[0, roll_action(d)] = True
+            logits, _ = self.net.forward(x)
+            return -float(masked_log_softmax(logits, mask)[0, roll_action(die)])
+
+        return surprise
+
     def surprise(self, view: View, die: Die) -> float:
         """Minus the log-probability that `view`'s seat, holding `view.dice`, rolls `die` of `view.legal`."""
-        logits, _ = self.net.forward(view_features(view))
-        logp = masked_log_softmax(logits, action_mask(view).astype(bool)[None, :])
-        return -float(logp[0, roll_action(die)])
+        return self.at(view)(view.dice, view.legal_dice, die)
