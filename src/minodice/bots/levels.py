@@ -3,12 +3,14 @@
 A level is what a person picks instead of a bot (`minodice play --level`, the
 web create form): the names say how hard the bots are to beat, and the order is
 measured, not guessed: in 400 duplicate 4-seat games, one seat of each level
-(seed 2032), each level beat the one below by 11 to 31 points a game, every
-95 % interval above 0 (the README's level table; `minodice tournament` with the
-four specs reproduces it). Every spec is an honest bot: a level never cheats.
+(seed 2032), each level beats the one below (the README's level table;
+`minodice tournament` with the four specs reproduces it). Every spec is an
+honest bot: a level never cheats.
 
-`expert` is to be pointed at a learned bot (issue 16) once one proves stronger
-than montecarlo: a one-line change of its spec here, and a new measurement.
+`expert` is the strongest honest bot measured: the learned bot's network
+guiding montecarlo's search, its value head scoring the playouts
+(`neural+search:policy=value`, +5.2 ± 4.0 points a game over three montecarlo
+in 1,200 duplicate games; the README's strength table).
 
 >>> [lv.name for lv in LEVELS]
 ['easy', 'medium', 'hard', 'expert']
@@ -38,7 +40,8 @@ LEVELS: tuple[Level, ...] = (
           "a glance ahead: four random playouts per choice on one guess at the hidden dice"),
     Level("medium", "greedy", "the greedy bot: bids its expected tricks, rolls to win while it needs tricks"),
     Level("hard", "montecarlo:sims=48,bid_sims=96", "montecarlo with 6 % of its playouts: a few ms a decision"),
-    Level("expert", "montecarlo", "montecarlo with its full budget (800 playouts a die, 1600 a bid)"),
+    Level("expert", "neural+search:policy=value,sims=1024,per=4,bid_sims=1024,bid_per=4",
+          "the learned network guiding montecarlo's search, its value head judging the playouts"),
 )
 
 _BY_NAME = {lv.name: lv for lv in LEVELS}
