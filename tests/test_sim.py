@@ -27,7 +27,7 @@ from minodice.rules import Rules
 from minodice.sim import finish_hand, finish_hand_tricks, playout_values, policy_bid, policy_roll
 from minodice.sim import kernel as K
 from minodice.sim.batch import SimResult, simulate, simulate_from_stream, stream_size, warmup
-from minodice.sim.playout import encode, hand_start_state
+from minodice.sim.playout import encode, hand_start_state, seat_objective
 from sim_stream import StreamChance
 
 FACES = tuple(Face)
@@ -362,3 +362,21 @@ def test_short_streams_are_refused() -> None:
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), verbose=False)
     assert result.failed == 0
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_seat_objective_of_the_lead_is_zero_sum(seats: int) -> None:
+    """Each seat's lead over the others' mean sums to 0 over the seats; rivals=0 is the seat's own score,
+    and `playout_values` scores its candidates by the same objective as `finish_hand`'s rows."""
+    game = Game(seats, seed=f"objective-{seats}")
+    scores = finish_hand(game, 300, 5)
+    leads = np.stack([seat_objective(scores, s, 1.0) for s in range(seats)], axis=1)
+    assert np.allclose(leads.sum(axis=1), 0)
+    assert (seat_objective(scores, 1) == scores[:, 1]).all()
+    half = seat_objective(scores, 0, 0.5)
+    assert np.allclose(half, scores[:, 0] - 0.5 * (scores[:, 1:].sum(axis=1) / (seats - 1)))
+    for b in range(game.hand + 1):
+        over: list[int | None] = [None] * seats
+        over[0] = b
+        expect = seat_objective(finish_hand(game, 200, 9, bids=over), 0, 1.0).mean()
+        assert playout_values(game, 0, [b], 200, 9, rivals=1.0)[0] == pytest.approx(expect)

@@ -87,12 +87,17 @@ def test_specs_and_options() -> None:
         50, 64, 0.5, "random", 0, 0)
     assert bot.describe() == "montecarlo:sims=50,bid_sims=64,seconds=0.5,policy=random,infer=0,ambition=0"
     assert make_bot("montecarlo").describe() == "montecarlo"
+    assert make_bot("montecarlo").rivals == 0
+    lead = make_bot("montecarlo:rivals=1")
+    assert (lead.rivals, lead.describe()) == (1.0, "montecarlo:rivals=1")
+    assert make_bot("neural+search:rivals=0.5").rivals == 0.5
     isb = make_bot("ismcts:sims=400,c=0.5,bid_sims=64")
     assert isinstance(isb, IsmctsBot)
     assert (isb.sims, isb.c, isb.bid_sims) == (400, 0.5, 64)
     assert make_bot("ismcts").describe() == "ismcts"
     for bad in ("montecarlo:depth=3", "montecarlo:sims=0", "montecarlo:sims=lots", "ismcts:c=-1",
-                "ismcts:policy=clever", "montecarlo:seconds=nan"):
+                "ismcts:policy=clever", "montecarlo:seconds=nan", "montecarlo:rivals=-1", "ismcts:rivals=1",
+                "neural+search:policy=value,rivals=1"):
         with pytest.raises(BotSpecError):
             make_bot(bad)
 
@@ -281,6 +286,25 @@ def test_dumps_when_it_has_enough(spec: str, seed: int) -> None:
     v = view([Die.GRIFFIN, Die.RED, Die.GRAY], hand=5, bids=[1, 1, 1, 1], done=done,
              rolled=[(3, Die.MINOTAUR, Face.MINOTAUR)], start=3)
     assert make_bot(spec, seed=seed).roll(v) is Die.GRIFFIN
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_rivals_spoil_a_bid_when_its_own_score_is_settled(seed: int) -> None:
+    # Seat 0 bid 0 and won trick 1: its -30 is settled. Seat 1 bid 0 and leads trick 2 with a red 7;
+    # seat 0's purple lets it take the trick (its bid broken), its griffin most likely takes it away.
+    done = (trick((0, Die.RED, Face.SEVEN), (1, Die.YELLOW, Face.THREE), (2, Die.PURPLE, Face.ONE),
+                  (3, Die.GRAY, Face.FLAG), winner=0),)
+    rolled = [(1, Die.RED, Face.SEVEN), (2, Die.PURPLE, Face.ONE), (3, Die.GRAY, Face.FLAG)]
+    v = view([Die.PURPLE, Die.GRIFFIN], hand=3, bids=[0, 0, 1, 1], done=done, rolled=rolled)
+    own = make_bot("montecarlo:sims=200", seed=seed)
+    own.roll(v)
+    assert own.last_explanation is not None
+    assert {c.mean for c in own.last_explanation.choices} == {-30.0}  # indifferent on its own score
+    lead = make_bot("montecarlo:sims=200,rivals=1", seed=seed)
+    assert lead.roll(v) is Die.PURPLE
+    assert lead.last_explanation is not None
+    means = {c.choice: c.mean for c in lead.last_explanation.choices}
+    assert means[Die.PURPLE] > means[Die.GRIFFIN] + 5  # seat 1's broken zero bid is 30 points, a third of it
 
 
 @pytest.mark.parametrize("spec", ["montecarlo:sims=200", "ismcts:bid_sims=200"])

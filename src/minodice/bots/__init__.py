@@ -266,6 +266,10 @@ _SEARCH_MODEL = (
     BotOption("seconds", None, "a time budget per decision instead (not reproducible)"),
 )
 
+#: How much the others' scores count against the bot's own (montecarlo's and neural+search's greedy playouts).
+_RIVALS = BotOption("rivals", D.DEFAULT_RIVALS,
+                    "how much the other seats' mean hand score counts against its own (0: its own only; 1: its lead)")
+
 #: The search model's options about the other seats' evidence (the oracle has no use for them).
 _EVIDENCE_OPTIONS = ("infer", "roll_infer", "bid_beta", "roll_net")
 
@@ -288,6 +292,7 @@ BUILTIN = BuiltinBots((
         (
             *_MONTECARLO_BUDGET,
             *_SEARCH_MODEL,
+            _RIVALS,
         ),
     ),
     BotInfo(
@@ -314,6 +319,7 @@ BUILTIN = BuiltinBots((
             _WEIGHTS,
             *_MONTECARLO_BUDGET,
             *(_NEURAL_POLICY if o.name == "policy" else o for o in _SEARCH_MODEL),
+            _RIVALS,
         ),
     ),
     BotInfo(

@@ -19,6 +19,7 @@ __all__ = [
     "DEFAULT_NETWORK_SIMS",
     "DEFAULT_PER",
     "DEFAULT_POLICY",
+    "DEFAULT_RIVALS",
     "DEFAULT_SIMS",
     "MAX_NETWORK_SIMS",
     "NETWORK_POLICIES",
@@ -34,6 +35,9 @@ DEFAULT_BID_SIMS, DEFAULT_BID_PER = 1600, 8
 DEFAULT_INFER = 1.0
 #: Points per bid (up to 2) for the bot's own better play than the playouts' (`play_correction`).
 DEFAULT_AMBITION = 5.0
+#: How much the other seats' mean hand score counts against the bot's own (0: its own score alone;
+#: `sim.playout.seat_objective`).
+DEFAULT_RIVALS = 0.0
 #: `ismcts`: search iterations per roll when no budget is given.
 DEFAULT_ITERATIONS = 160
 #: `ismcts`: playouts at each new leaf of the tree.

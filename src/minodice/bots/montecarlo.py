@@ -40,6 +40,9 @@ Budget and model (options in the spec, e.g. `montecarlo:sims=1600,seconds=0.2`):
   rolls instead of the greedy bot (`bots.network.PolicyRolls`), each roll then
   weighing its surprise times `roll_infer`.
 - `ambition` (default 5): the points per bid of `play_correction` (0: off).
+- `rivals` (default 0): how much the other seats' mean hand score counts against its own
+  (`sim.playout.seat_objective`; 1: its lead over them, so it also breaks their bids when that costs it
+  nothing).
 - `policy` (default `greedy`): the playout policy, `greedy` or `random`.
 
 With the defaults a decision takes about 0.02 s on average on the reference
@@ -62,7 +65,7 @@ import numpy as np
 from ..codes import quoted
 from ..dice import Die
 from ..game import Bid, Game
-from ..sim.playout import finish_hand, playout_values
+from ..sim.playout import finish_hand, playout_values, seat_objective
 from ..view import View
 from .base import Bot
 from .defaults import (  # the defaults live where the CLI's help can read them without numba
@@ -72,6 +75,7 @@ from .defaults import (  # the defaults live where the CLI's help can read them 
     DEFAULT_INFER,
     DEFAULT_PER,
     DEFAULT_POLICY,
+    DEFAULT_RIVALS,
     DEFAULT_SIMS,
 )
 from .explain import ChoiceStat, Explanation
@@ -218,6 +222,7 @@ def evaluate_bids(
     policy: str = "greedy",
     prune: float = PRUNE_Z,
     offsets: Sequence[float] | None = None,
+    rivals: float = 0.0,
 ) -> list[tuple[int, Estimate]]:
     """Each legal bid of `view`'s seat with the statistics of its simulated hand score.
 
@@ -226,7 +231,8 @@ def evaluate_bids(
     more than `prune` standard errors of the paired difference stops being
     simulated (0: never), so the budget goes to the close contenders; its
     statistics then rest on fewer samples. `offsets[b]`, if given, is added to
-    bid b's playout mean (see `play_correction`), pruning included.
+    bid b's playout mean (see `play_correction`), pruning included. `rivals` > 0 scores each playout
+    by `sim.playout.seat_objective` (the seat's score less that share of the others' mean).
     """
     seat = seat_of(view)
     legal = [b for b in view.legal or () if isinstance(b, int)]
@@ -243,7 +249,7 @@ def evaluate_bids(
         for i in active:
             b, acc = accs[i]
             bids[seat] = b
-            v = float(rollout_scores(det, per, seed, bids, policy)[:, seat].mean()) + acc.offset
+            v = float(seat_objective(rollout_scores(det, per, seed, bids, policy), seat, rivals).mean()) + acc.offset
             acc.add(v, per)
             values[i].append(v)
         if prune > 0 and (k + 1) % BATCH == 0 and len(active) > 1:
@@ -280,12 +286,13 @@ def evaluate_rolls(
     policy: str = "greedy",
     infer: float | Trust = 0.0,
     cache: dict | None = None,
+    rivals: float = 0.0,
 ) -> list[tuple[Die, Estimate]]:
     """Each legal die of `view`'s seat with the statistics of its simulated hand score.
 
     `infer` > 0 draws the determinizations in proportion to how well they explain
     the other seats' revealed bids and earlier rolls (`bots.inference`; `cache`
-    keeps the greedy model's choices between calls).
+    keeps the greedy model's choices between calls); `rivals` as in `evaluate_bids`.
     """
     seat = seat_of(view)
     legal = [d for d in view.legal or () if isinstance(d, Die)]
@@ -303,7 +310,7 @@ def evaluate_rolls(
         det = pending.pop()
         seed = rng.getrandbits(62)
         # Each playout rolls the die with a fresh face; the same seed for every die.
-        values = playout_values(det, seat, legal, per, seed, policy=policy)
+        values = playout_values(det, seat, legal, per, seed, policy=policy, rivals=rivals)
         for (_d, acc), v in zip(accs, values):
             acc.add(float(v), per)
     return accs
@@ -337,6 +344,7 @@ class SearchingBot(Protocol):
     seconds: float | None
     policy: str
     ambition: float
+    rivals: float
     last_explanation: Explanation | None
 
     def describe(self) -> str: ...
@@ -361,7 +369,7 @@ def choose_bid(bot: SearchingBot, view: View, *, bid_sims: int | None, bid_per: 
     accs = evaluate_bids(
         view, bot.rng, sims=bid_sims, per=min(bid_per, bid_sims or bid_per),
         seconds=bot.seconds, policy=bot.policy,
-        offsets=play_correction(view, ambition),
+        offsets=play_correction(view, ambition), rivals=bot.rivals,
     )
     chosen = argmax_mean(accs)
     bot.last_explanation = explain_choice(
@@ -383,9 +391,9 @@ def only_legal_roll(bot: SearchingBot, view: View, die: Die) -> Die:
 
 
 #: The options that take a real number (the others take a whole one, or a word).
-_FLOAT_OPTIONS = ("seconds", "c", "infer", "roll_infer", "bid_beta", "ambition")
+_FLOAT_OPTIONS = ("seconds", "c", "infer", "roll_infer", "bid_beta", "ambition", "rivals")
 #: The options for which 0 means "off".
-_ZERO_OPTIONS = ("infer", "roll_infer", "ambition")
+_ZERO_OPTIONS = ("infer", "roll_infer", "ambition", "rivals")
 #: The options that name a file.
 _FILE_OPTIONS = ("roll_net",)
 
@@ -492,9 +500,12 @@ class MonteCarloBot(Bot):
         roll_infer: float | None = None,
         bid_beta: float | None = None,
         roll_net: str | None = None,
+        rivals: float | None = None,
     ) -> None:
         super().__init__(rng)
         warm_simulator()
+        #: How much the other seats' mean score counts against its own (`sim.playout.seat_objective`).
+        self.rivals = rivals if rivals is not None else DEFAULT_RIVALS
         self.sims, self.per, self.bid_sims, self.bid_per = search_budget(sims, per, bid_sims, bid_per, seconds)
         self.seconds = seconds
         self.policy = policy
@@ -505,7 +516,7 @@ class MonteCarloBot(Bot):
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
         self._options = given_options(sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per, seconds=seconds,
                                       policy=policy, infer=infer, ambition=ambition, roll_infer=roll_infer,
-                                      bid_beta=bid_beta, roll_net=roll_net)
+                                      bid_beta=bid_beta, roll_net=roll_net, rivals=rivals)
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
         self._cache: dict = {}  # each roll's miss under the evidence model, for inference within a hand
@@ -523,7 +534,7 @@ class MonteCarloBot(Bot):
             return only_legal_roll(self, view, legal[0])
         accs = evaluate_rolls(
             view, self.rng, sims=self.sims, per=min(self.per, self.sims or self.per), seconds=self.seconds,
-            policy=self.policy, infer=self.evidence, cache=self._cache,
+            policy=self.policy, infer=self.evidence, cache=self._cache, rivals=self.rivals,
         )
         chosen = argmax_mean(accs)
         self.last_explanation = explain_choice(

@@ -117,6 +117,8 @@ class NeuralSearchBot(MonteCarloBot):
         networked = policy in NETWORK_POLICIES
         if networked and budget.get("seconds") is not None:
             raise ValueError(f"policy={policy} takes a playout budget (sims, per), not seconds")
+        if networked and budget.get("rivals"):
+            raise ValueError(f"policy={policy} scores the seat's own hand only: rivals needs the greedy playouts")
         super().__init__(rng, policy="greedy" if networked else policy, **budget)
         if guide is not None and guide not in NEURAL_GUIDES:
             raise ValueError(f"guide must be {', '.join(NEURAL_GUIDES[:-1])} or {NEURAL_GUIDES[-1]}, not {quoted(guide)}")

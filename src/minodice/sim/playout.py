@@ -50,6 +50,7 @@ __all__ = [
     "playout_values",
     "policy_bid",
     "policy_roll",
+    "seat_objective",
 ]
 
 _BID, _ROLL = Phase.BID, Phase.ROLL
@@ -288,8 +289,10 @@ def playout_values(
     *,
     bids: Sequence[int | None] | None = None,
     policy: Policy = "greedy",
+    rivals: float = 0.0,
 ) -> np.ndarray:
-    """Mean hand score of `seat` after each candidate action, over `n` playouts each.
+    """Mean hand score of `seat` after each candidate action, over `n` playouts each (with `rivals`,
+    its `seat_objective`).
 
     A `Die` candidate is rolled now (the game must wait for `seat` to roll,
     and the die must be legal); an int candidate is `seat`'s bid (the game
@@ -310,8 +313,22 @@ def playout_values(
             over: list[int | None] = list(bids) if bids is not None else [None] * game.seats
             over[seat] = int(c)
             scores = _run(game, n, seed, over, policy, -1, None)[0]
-        out[i] = scores[:, seat].mean()
+        out[i] = seat_objective(scores, seat, rivals).mean()
     return out
+
+
+def seat_objective(scores: np.ndarray, seat: int, rivals: float = 0.0) -> np.ndarray:
+    """What each playout (a row of `finish_hand`'s scores) is worth to `seat`: its hand score minus `rivals`
+    times the mean of the other seats' (0: its own score alone; 1: its lead over them, what decides a game).
+
+    >>> seat_objective(np.array([[20, 40, -10, 0]]), 0, 1.0)
+    array([10.])
+    """
+    own = scores[:, seat].astype(np.float64)
+    if not rivals:
+        return own
+    others = (scores.sum(axis=1) - scores[:, seat]) / (scores.shape[1] - 1)
+    return own - rivals * others
 
 
 def policy_roll(game: Game, policy: str = "greedy", seed: int = 0) -> Die:
