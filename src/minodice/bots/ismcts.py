@@ -59,7 +59,6 @@ from .defaults import (
     DEFAULT_INFER,
     DEFAULT_ITERATIONS,
     DEFAULT_LEAF_PER,
-    DEFAULT_RIVALS,
 )
 from .explain import ChoiceStat, Explanation
 from .inference import PosteriorSampler, Trust
@@ -275,7 +274,6 @@ class IsmctsBot(Bot):
         super().__init__(rng)
         warm_simulator()
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
-        self.rivals = DEFAULT_RIVALS  # its tree search scores its own hand only
         self.infer = infer if infer is not None else DEFAULT_INFER
         self.roll_infer, self.bid_beta, self.roll_net = roll_infer, bid_beta, roll_net
         #: The evidence model, as `montecarlo`'s.

@@ -222,7 +222,7 @@ def evaluate_bids(
     policy: str = "greedy",
     prune: float = PRUNE_Z,
     offsets: Sequence[float] | None = None,
-    rivals: float = 0.0,
+    rivals: float = DEFAULT_RIVALS,
 ) -> list[tuple[int, Estimate]]:
     """Each legal bid of `view`'s seat with the statistics of its simulated hand score.
 
@@ -286,7 +286,7 @@ def evaluate_rolls(
     policy: str = "greedy",
     infer: float | Trust = 0.0,
     cache: dict | None = None,
-    rivals: float = 0.0,
+    rivals: float = DEFAULT_RIVALS,
 ) -> list[tuple[Die, Estimate]]:
     """Each legal die of `view`'s seat with the statistics of its simulated hand score.
 
@@ -344,7 +344,6 @@ class SearchingBot(Protocol):
     seconds: float | None
     policy: str
     ambition: float
-    rivals: float
     last_explanation: Explanation | None
 
     def describe(self) -> str: ...
@@ -359,8 +358,10 @@ def argmax_mean(accs: Sequence[tuple[_Choice, Estimate]]) -> _Choice:
     return best
 
 
-def choose_bid(bot: SearchingBot, view: View, *, bid_sims: int | None, bid_per: int) -> int:
-    """A searching bot's bid: the best `evaluate_bids` estimate with the bot's `play_correction`.
+def choose_bid(bot: SearchingBot, view: View, *, bid_sims: int | None, bid_per: int,
+               rivals: float = DEFAULT_RIVALS) -> int:
+    """A searching bot's bid: the best `evaluate_bids` estimate (by `rivals`, as there) with the bot's
+    `play_correction`.
 
     `bot` supplies rng, seconds, policy and ambition, and gets the explanation.
     """
@@ -369,7 +370,7 @@ def choose_bid(bot: SearchingBot, view: View, *, bid_sims: int | None, bid_per: 
     accs = evaluate_bids(
         view, bot.rng, sims=bid_sims, per=min(bid_per, bid_sims or bid_per),
         seconds=bot.seconds, policy=bot.policy,
-        offsets=play_correction(view, ambition), rivals=bot.rivals,
+        offsets=play_correction(view, ambition), rivals=rivals,
     )
     chosen = argmax_mean(accs)
     bot.last_explanation = explain_choice(
@@ -525,7 +526,7 @@ class MonteCarloBot(Bot):
         return format_spec(self.name, self._options)
 
     def bid(self, view: View) -> int:
-        return choose_bid(self, view, bid_sims=self.bid_sims, bid_per=self.bid_per)
+        return choose_bid(self, view, bid_sims=self.bid_sims, bid_per=self.bid_per, rivals=self.rivals)
 
     def roll(self, view: View) -> Die:
         began = time.perf_counter()

@@ -39,7 +39,7 @@ from ..game import Game
 from ..sim.playout import playout_values
 from ..view import View
 from .clairvoyance import ClairvoyantBot
-from .defaults import DEFAULT_AMBITION, DEFAULT_RIVALS, DEFAULT_SIMS, ORACLE_SIGHTS
+from .defaults import DEFAULT_AMBITION, DEFAULT_SIMS, ORACLE_SIGHTS
 from .explain import ChoiceStat, Explanation
 from .montecarlo import (
     MonteCarloBot,
@@ -125,7 +125,6 @@ class OracleBot(ClairvoyantBot):
         self.seconds = seconds
         self.policy = policy
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
-        self.rivals = DEFAULT_RIVALS  # it scores its own hand only, as the montecarlo it is compared with
         self.sees = ORACLE_SIGHTS[0] if sees is None else sees
         self._options = given_options(sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per, seconds=seconds,
                                       policy=policy, ambition=ambition, sees=sees)
