@@ -304,6 +304,7 @@ def test_rivals_spoil_a_bid_when_its_own_score_is_settled(seed: int) -> None:
     assert lead.roll(v) is Die.PURPLE
     assert lead.last_explanation is not None
     means = {c.choice: c.mean for c in lead.last_explanation.choices}
+    assert "other seats' mean" in lead.last_explanation.note and "mean" not in own.last_explanation.note
     assert means[Die.PURPLE] > means[Die.GRIFFIN] + 5  # seat 1's broken zero bid costs it 60 points, a third counts
 
 

@@ -329,9 +329,19 @@ def explain_choice(
 
 
 _BID_NOTE = (
-    "expected score of this hand per bid: greedy playouts (others' bids by the greedy heuristic) "
+    "{} per bid: greedy playouts (others' bids by the greedy heuristic) "
     "+{:g} per bid up to 2 (zero: +{:g} once) for the bot's better play"
 )
+
+
+def objective_words(rivals: float) -> str:
+    """What a searching bot's estimates measure, for its explanations (`rivals` as in `evaluate_bids`).
+
+    >>> objective_words(1.0)
+    "expected score of this hand less 1 x the other seats' mean"
+    """
+    words = "expected score of this hand"
+    return f"{words} less {rivals:g} x the other seats' mean" if rivals else words
 
 
 _Choice = TypeVar("_Choice", int, Die)
@@ -374,7 +384,7 @@ def choose_bid(bot: SearchingBot, view: View, *, bid_sims: int | None, bid_per: 
     )
     chosen = argmax_mean(accs)
     bot.last_explanation = explain_choice(
-        "bid", seat_of(view), bot.describe(), accs, chosen, began, _BID_NOTE.format(ambition, ambition),
+        "bid", seat_of(view), bot.describe(), accs, chosen, began, _BID_NOTE.format(objective_words(rivals), ambition, ambition),
     )
     return chosen
 
@@ -540,6 +550,6 @@ class MonteCarloBot(Bot):
         chosen = argmax_mean(accs)
         self.last_explanation = explain_choice(
             "roll", seat_of(view), self.describe(), accs, chosen, began,
-            "expected score of this hand per die rolled now",
+            f"{objective_words(self.rivals)} per die rolled now",
         )
         return chosen
