@@ -217,6 +217,25 @@ def test_a_chunked_body_without_a_length_is_413_once_past_the_limit(http: httpx.
     assert http.get("/healthz").status_code == 200
 
 
+def test_a_body_a_little_past_the_limit_is_read_before_the_413(server: ServerProcess) -> None:
+    """A body up to 1 MiB is read to its end before the reply, and the connection then closes cleanly:
+    a proxy or browser still writing it gets the 413, not a reset (nginx answered 502 for it)."""
+    body = b"{" + b" " * 70_000 + b"}"
+    head = (b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n" % len(body))
+    with socket.create_connection(("127.0.0.1", server.port), timeout=15) as s:
+        s.sendall(head + body[:1000])
+        s.settimeout(0.5)
+        with pytest.raises(TimeoutError):
+            s.recv(65536)  # no answer while the body is still coming
+        s.settimeout(15)
+        s.sendall(body[1000:])
+        reply = b""
+        while chunk := s.recv(65536):  # to the server's close: a reset would raise here
+            reply += chunk
+    _too_large(reply, 64 * 1024)
+
+
 def test_the_sheet_takes_its_largest_record_and_no_more(http: httpx.Client) -> None:
     """The largest body a real game makes (4 players, 8 hands, 40-letter names of 4-byte letters, sent
     ASCII-escaped and indented) goes through; a body 3 times the lobby's limit past it does not."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -35,12 +36,20 @@ BODY_LIMIT = 64 * 1024
 #: 30 KB as a browser sends it and 85 KB ASCII-escaped and indented (`json.dumps(indent=2)`): 3 times that.
 SHEET_BODY_LIMIT = 256 * 1024
 SHEET_PATHS = ("/api/sheet/", "/api/trick")
+#: A refused body up to this size is read to its end before the 413 (see `BodyLimit`), for at most
+#: `DRAIN_SECONDS`; the 5 MB bodies of a flood are not.
+DRAIN_LIMIT = 1024 * 1024
+DRAIN_SECONDS = 2.0
 
 
 class BodyLimit:
-    """Refuse a request body over its limit with 413 `too_large`, before reading it: at once when its
+    """Refuse a request body over its limit with 413 `too_large`, before the app reads it: when its
     Content-Length says so, else (a chunked body) as soon as the bytes received pass the limit. The
-    app then sees the client gone, and whatever it answers is dropped. Websockets pass through."""
+    app then sees the client gone, and whatever it answers is dropped. Websockets pass through.
+
+    A body up to `DRAIN_LIMIT` is read to its end and dropped before the reply (as nginx's lingering
+    close does): a client or proxy still writing it would otherwise meet a reset connection, lose
+    the 413 and show a 502 or a network error. A larger one is refused at once, unread."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -53,6 +62,8 @@ class BodyLimit:
         limit = SHEET_BODY_LIMIT if path.startswith(SHEET_PATHS) else BODY_LIMIT
         length = dict(scope.get("headers") or ()).get(b"content-length")
         if length is not None and length.isdigit() and (len(length) > 18 or int(length) > limit):
+            if int(length) <= DRAIN_LIMIT:
+                await drain(receive, 0)
             await too_large(send, limit)
             return
         received = 0
@@ -68,6 +79,8 @@ class BodyLimit:
                 if received > limit:
                     refused = True
                     if not started:
+                        if message.get("more_body", False):
+                            await drain(receive, received)
                         await too_large(send, limit)
                     return {"type": "http.disconnect"}
             return message
@@ -80,6 +93,23 @@ class BodyLimit:
             await send(message)
 
         await self.app(scope, limited, guarded)
+
+
+async def drain(receive: Receive, received: int) -> None:
+    """Read and drop the rest of a refused body: until its end, `DRAIN_LIMIT` bytes in all or
+    `DRAIN_SECONDS` (a client that stops sending gets its 413 then)."""
+    deadline = asyncio.get_running_loop().time() + DRAIN_SECONDS
+    while received <= DRAIN_LIMIT:
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            return
+        try:
+            message = await asyncio.wait_for(receive(), left)
+        except TimeoutError:
+            return
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return
+        received += len(message.get("body", b""))
 
 
 async def too_large(send: Send, limit: int) -> None:
