@@ -62,7 +62,7 @@ class BodyLimit:
         limit = SHEET_BODY_LIMIT if path.startswith(SHEET_PATHS) else BODY_LIMIT
         length = dict(scope.get("headers") or ()).get(b"content-length")
         if length is not None and length.isdigit() and (len(length) > 18 or int(length) > limit):
-            if int(length) <= DRAIN_LIMIT:
+            if len(length) <= 18 and int(length) <= DRAIN_LIMIT:
                 await drain(receive, 0)
             await too_large(send, limit)
             return
