@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from minodice import record
 from test_server_common import Player, ServerProcess, free_port, make_table, play_out, start, store_cases
 
@@ -114,3 +116,39 @@ def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
     # Once it has stopped, the file is free again.
     again = ServerProcess(db, tmp_path / "again.log").start()
     again.stop()
+
+
+def test_a_bare_path_is_a_sqlite_file(tmp_path: Path) -> None:
+    """`--db club.db` serves from that SQLite file, as `--db sqlite:///club.db` would (its key beside it)."""
+    db = tmp_path / "club.db"
+    srv = ServerProcess(str(db), tmp_path / "bare.log").start()
+    try:
+        with srv.api() as http:
+            assert http.get("/healthz").status_code == 200
+    finally:
+        srv.stop()
+    assert db.exists() and db.with_name("club.db.key").exists()
+
+
+@pytest.mark.parametrize(
+    ("db", "says"),
+    [
+        ("", "--db is empty"),
+        ("   ", "--db is empty"),
+        ("http://example.org/db", "not a kind of database this server knows"),
+        ("mysql://user@127.0.0.1/db", "its driver is not installed"),
+        ("postgresql+psycopg://user:hunter2@127.0.0.1:{port}/db", "Connection refused"),
+        ("{tmp}", "Is a directory"),
+    ],
+)
+def test_a_database_that_will_not_open_is_one_line_and_exit_2(tmp_path: Path, db: str, says: str) -> None:
+    """No traceback: the reason in a line (a password never shown), and nothing starts."""
+    db = db.format(port=free_port(), tmp=tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "minodice.cli", "serve", "--port", str(free_port()), "--db", db,
+         "--secret-file", str(tmp_path / "key")],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2, done.stderr[-500:]
+    assert says in done.stderr and "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "hunter2" not in done.stderr + done.stdout

@@ -15,8 +15,9 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: let others on the network in).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
     db: Annotated[
-        str, typer.Option(help="Database URL: sqlite:///FILE or postgresql+psycopg://USER@HOST/DB.")
-    ] = "sqlite:///minodice.db",
+        str, typer.Option(help="Database: a SQLite file (a path, or sqlite:///FILE) or "
+                          "postgresql+psycopg://USER@HOST/DB.")
+    ] = "minodice.db",
     turn_timeout: Annotated[
         float, typer.Option(help="Seconds before a bot plays for a player who is gone.", min=0)
     ] = 60.0,
@@ -44,8 +45,14 @@ def serve(
     """Play in the browser: start the web server (lobby, tables, bots; games saved to --db)."""
     need("server", "fastapi", "uvicorn", "sqlalchemy", "alembic", "pydantic")
     from ..server.serve import run
+    from ..server.store import DatabaseUnusable, database_url
 
-    run(host=host, port=port, db=db, turn_timeout=turn_timeout, bot_delay=bot_delay,
+    try:
+        url = database_url(db)
+    except DatabaseUnusable as exc:
+        typer.echo(f"minodice serve: {exc}", err=True)
+        raise typer.Exit(2) from None
+    run(host=host, port=port, db=url, turn_timeout=turn_timeout, bot_delay=bot_delay,
         idle_minutes=idle_minutes, workers=workers, secret_file=secret_file, review_bot=review_bot)
 
 

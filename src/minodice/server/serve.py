@@ -66,6 +66,8 @@ def run(
 def open_store(settings: Settings) -> None:
     """Open the database once before serving: migrate it, read (or create) the seed key, seal old plain
     seeds, and say so — or stop with the reason (a missing or wrong key: never deal other dice)."""
+    from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+
     from .store import DatabaseBusy, SeedKeyError, Store, serve_lock
 
     global _held
@@ -74,6 +76,9 @@ def open_store(settings: Settings) -> None:
         store = Store(settings.db, settings.secret_file, need_key=True)
     except (SeedKeyError, DatabaseBusy) as exc:
         typer.echo(f"minodice serve: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except (ArgumentError, NoSuchModuleError, ImportError, DBAPIError, OSError) as exc:
+        typer.echo(f"minodice serve: cannot open the database {_safe_url(settings.db)}: {_why(exc)}", err=True)
         raise typer.Exit(2) from None
     try:
         if store.key_created:
@@ -88,6 +93,20 @@ def open_store(settings: Settings) -> None:
             typer.echo(f"Sealed the plain seeds of {store.sealed_old} tables saved by an older version.")
     finally:
         store.close()
+
+
+def _why(exc: BaseException) -> str:
+    """The first line of why a database would not open, without SQLAlchemy's links and statements."""
+    from sqlalchemy.exc import DBAPIError, NoSuchModuleError
+
+    if isinstance(exc, NoSuchModuleError):
+        return "not a kind of database this server knows (give sqlite:///FILE, a file, or postgresql+psycopg://...)"
+    if isinstance(exc, ImportError):
+        return f"its driver is not installed ({exc})"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror} ({exc.filename})" if exc.filename else exc.strerror
+    text = str(exc.orig if isinstance(exc, DBAPIError) else exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _safe_url(url: str) -> str:

@@ -68,6 +68,7 @@ __all__ = [
     "Base",
     "ChatRow",
     "DatabaseBusy",
+    "DatabaseUnusable",
     "MetaRow",
     "PresenceRow",
     "ProcessRow",
@@ -77,6 +78,7 @@ __all__ = [
     "StoredSeat",
     "StoredTable",
     "TableRow",
+    "database_url",
     "key_path",
     "read_key",
     "seal_seed",
@@ -270,6 +272,24 @@ CHANNEL = "minodice"
 class SeedKeyError(RuntimeError):
     """The secret key that seals the seeds is missing, wrong or unreadable: the server does not start
     (a table whose seed does not open is not resumed)."""
+
+
+def database_url(text: str) -> str:
+    """The SQLAlchemy URL `minodice serve --db` means: a URL as it is, a bare path the SQLite file there.
+
+    >>> database_url("games/club.db")
+    'sqlite:///games/club.db'
+    >>> database_url("postgresql+psycopg://minodice@/minodice")
+    'postgresql+psycopg://minodice@/minodice'
+    """
+    text = text.strip()
+    if not text:
+        raise DatabaseUnusable("--db is empty: give a SQLite file (a path) or a database URL")
+    return text if "://" in text else f"sqlite:///{text}"
+
+
+class DatabaseUnusable(RuntimeError):
+    """The database cannot be opened: not a URL, no driver for it, or it refuses the connection."""
 
 
 def sqlite_file(url: str) -> Path | None:
