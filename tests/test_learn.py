@@ -182,10 +182,26 @@ def test_train_command(tmp_path: Path) -> None:
     assert (tmp_path / "ck" / "log.jsonl").read_text().count("\n") == 1
     for args, message in ((["--updates", "1", "--minutes", "1"], "--updates"), ([], "--updates"),
                           (["--updates", "1", "--from", str(tmp_path / "none.npz")], "no network file"),
-                          (["--updates", "1", "--checkpoints", "/proc/no-such-dir"], "cannot make the folder")):
+                          (["--updates", "1", "--checkpoints", "/proc/no-such-dir"], "cannot make the folder"),
+                          (["--updates", "1", "--hidden", "256;256"], "widths separated by commas"),
+                          (["--updates", "1", "--hidden", "4096"], "8 to 1024 units"),
+                          (["--updates", "1", "--hidden", "64", "--from", str(out)], "--hidden shapes a new network")):
         bad = subprocess.run([sys.executable, "-m", "minodice.cli", "train", "--out", str(out), *args],
                              capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr
+
+
+def test_hidden_shapes_the_new_network_and_the_bot_plays_it(tmp_path: Path) -> None:
+    """`--hidden 24,16`: a network of those widths, which `neural:weights=` loads and plays."""
+    out = tmp_path / "narrow.npz"
+    run = subprocess.run([sys.executable, "-m", "minodice.cli", "train", "--updates", "1", "--hidden", "24,16",
+                          "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    net = load_network(out)
+    assert net.meta["hidden"] == [24, 16] and net.layers == 2
+    game = Game(4, seed=3)
+    view = game.observe(game.to_act()[0])
+    assert make_bot(f"neural:weights={out}").bid(view) in (view.legal or ())
 
 
 def test_neural_search_searches_only_the_moves_the_network_finds_plausible() -> None:

@@ -13,6 +13,33 @@ __all__ = ["MAX_EXPERT_GAMES", "register", "train"]
 
 #: The most games `--expert` plays in one run (their decisions are held in memory: about 0.2 MB a 4-seat game).
 MAX_EXPERT_GAMES = 5_000
+#: `--hidden`: at most this many hidden layers, each of MIN_WIDTH to MAX_WIDTH units.
+MAX_LAYERS, MIN_WIDTH, MAX_WIDTH = 4, 8, 1024
+
+
+def parse_hidden(text: str) -> tuple[int, ...]:
+    """`--hidden` ("256,256": the hidden layers' widths), or BadParameter in words."""
+    parts = [p.strip() for p in text.split(",")]
+    if not 1 <= len(parts) <= MAX_LAYERS or not all(p.isdigit() and len(p) <= 5 for p in parts):
+        raise typer.BadParameter(f"give 1 to {MAX_LAYERS} widths separated by commas, e.g. 256,256 (not {text!r})")
+    widths = tuple(int(p) for p in parts)
+    if not all(MIN_WIDTH <= w <= MAX_WIDTH for w in widths):
+        raise typer.BadParameter(f"each width is {MIN_WIDTH} to {MAX_WIDTH} units (not {text!r})")
+    return widths
+
+
+def _check_hidden(text: str | None) -> str | None:
+    """typer's check of `--hidden` (so its message names the option)."""
+    if text is not None:
+        parse_hidden(text)
+    return text
+
+
+def _default_hidden() -> str:
+    """TrainConfig's hidden layers, as `--hidden` writes them."""
+    from ..learn import TrainConfig
+
+    return ",".join(str(w) for w in TrainConfig().hidden)
 
 
 def train(
@@ -23,6 +50,9 @@ def train(
     updates: Annotated[int | None, typer.Option(help="Updates to run (reproducible).", min=1)] = None,
     minutes: Annotated[float | None, typer.Option(help="Or: train for this long (not reproducible).", min=0.01)] = None,
     seats: Annotated[int, typer.Option(help="Players at the training tables.", min=3, max=6)] = 4,
+    hidden: Annotated[str | None, typer.Option(help=f"The new network's hidden layers, their widths separated by "
+                                               f"commas [default: {_default_hidden()}]; a --from network keeps "
+                                               "its own.", show_default=False, callback=_check_hidden)] = None,
     checkpoints: Annotated[Path | None, typer.Option(help="Save a checkpoint and a log line (log.jsonl) here at "
                                                      "every evaluation.")] = None,
     every: Annotated[int, typer.Option(help="Updates between evaluations against greedy.", min=1)] = 10,
@@ -50,6 +80,11 @@ def train(
     from ..learn import TrainConfig
     from ..learn import train as run
 
+    widths = parse_hidden(hidden) if hidden is not None else None
+    if widths is not None and (start is not None or expert is not None or data):
+        typer.echo("error: --hidden shapes a new network: --from, --expert and --data train an existing one",
+                   err=True)
+        raise typer.Exit(2)
     if expert is not None or data:
         if expert is not None and data:
             typer.echo("error: give --expert (play games) or --data (train on saved ones), not both", err=True)
@@ -76,7 +111,7 @@ def train(
         typer.echo(f"update {entry['update']:5d}  {entry['decisions']:>11,} decisions  {entry['seconds']:7.0f} s  "
                    f"lead over greedy {entry['greedy_lead']:+6.1f} ± {entry['greedy_ci95']:.1f}")
 
-    cfg = TrainConfig(seed=seed, seats=seats)
+    cfg = TrainConfig(seed=seed, seats=seats) if widths is None else TrainConfig(seed=seed, seats=seats, hidden=widths)
     run(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every,
         start=None if net is None else net.copy(), report=report)
     typer.echo(f"wrote {out}")
