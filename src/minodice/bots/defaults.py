@@ -1,4 +1,4 @@
-"""The searching bots' default budgets and settings, in one light module.
+"""The bots' default budgets and settings, in one light module.
 
 `montecarlo` and `ismcts` use these values, and the bot registry
 (`minodice.bots.BUILTIN`) shows them in `minodice bots`, `play --help` and
@@ -12,6 +12,7 @@ __all__ = [
     "DEFAULT_BID_PER",
     "DEFAULT_BID_SIMS",
     "DEFAULT_C",
+    "DEFAULT_HIDDEN",
     "DEFAULT_INFER",
     "DEFAULT_ITERATIONS",
     "DEFAULT_LEAF_PER",
@@ -27,6 +28,8 @@ __all__ = [
     "POLICIES",
 ]
 
+#: The learned network's hidden layers (`PolicyValueNet.initial`, `TrainConfig`, `minodice train --hidden`).
+DEFAULT_HIDDEN: tuple[int, ...] = (128, 128)
 #: `montecarlo`: playouts per legal die, and per determinization, when no budget is given.
 DEFAULT_SIMS, DEFAULT_PER = 800, 8
 #: Playouts per legal bid, and per determinization, when no budget is given (both searching bots).

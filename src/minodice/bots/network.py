@@ -49,6 +49,7 @@ from ..encoding import (
     roll_action,
 )
 from ..view import View
+from .defaults import DEFAULT_HIDDEN
 from .greedy import bid_values, roll_chances
 
 __all__ = [
@@ -180,7 +181,7 @@ class PolicyValueNet:
     meta: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def initial(cls, rng: np.random.Generator, hidden: Sequence[int] = (128, 128)) -> PolicyValueNet:
+    def initial(cls, rng: np.random.Generator, hidden: Sequence[int] = DEFAULT_HIDDEN) -> PolicyValueNet:
         """Fresh weights (He-scaled hidden layers, small heads so the first policy is near uniform)."""
         sizes = [FEATURES, *hidden]
         params: list[np.ndarray] = []

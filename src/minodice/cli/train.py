@@ -36,10 +36,10 @@ def _check_hidden(text: str | None) -> str | None:
 
 
 def _default_hidden() -> str:
-    """TrainConfig's hidden layers, as `--hidden` writes them."""
-    from ..learn import TrainConfig
+    """The network's default hidden layers, as `--hidden` writes them (from the light defaults module)."""
+    from ..bots.defaults import DEFAULT_HIDDEN
 
-    return ",".join(str(w) for w in TrainConfig().hidden)
+    return ",".join(str(w) for w in DEFAULT_HIDDEN)
 
 
 def train(

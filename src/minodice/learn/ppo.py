@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from ..bots.defaults import DEFAULT_HIDDEN
 from ..bots.network import VALUE_SCALE, PolicyValueNet, features, masked_log_softmax
 from ..envs.vector import VectorTable
 
@@ -39,7 +40,7 @@ class TrainConfig:
 
     seed: int = 0
     seats: int = 4
-    hidden: tuple[int, ...] = (128, 128)
+    hidden: tuple[int, ...] = DEFAULT_HIDDEN
     selfplay_envs: int = 192
     greedy_envs: int = 64
     steps: int = 128
