@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -152,3 +153,18 @@ def test_a_database_that_will_not_open_is_one_line_and_exit_2(tmp_path: Path, db
     assert done.returncode == 2, done.stderr[-500:]
     assert says in done.stderr and "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert "hunter2" not in done.stderr + done.stdout
+
+
+def test_a_port_in_use_is_one_line_and_exit_2_before_the_database_is_touched(tmp_path: Path) -> None:
+    """Another program on the port: the reason and what to do, no traceback, and no database file made."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "minodice.cli", "serve", "--port", str(port), "--db", str(tmp_path / "x.db")],
+            capture_output=True, text=True, timeout=60,
+        )
+    assert done.returncode == 2, done.stderr[-500:]
+    assert f"127.0.0.1:{port}" in done.stderr and "give --port" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.db").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import socket
 
 import typer
@@ -23,6 +24,26 @@ def lan_address() -> str | None:
     return None if addr.startswith("127.") else addr
 
 
+def listen_problem(host: str, port: int) -> str | None:
+    """Why this server could not listen on `host`:`port` (None: it can), found by binding a socket there
+    for a moment — before the database is opened, so a port in use costs nothing and says so."""
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as exc:
+        return f"cannot listen on {host}: {exc.strerror or exc}"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            hint = " (another program, or another minodice serve, uses it: give --port)" \
+                if exc.errno == errno.EADDRINUSE else ""
+            return f"cannot listen on {host}:{port}: {reason}{hint}"
+    return None
+
+
 def run(
     *, host: str, port: int, db: str, turn_timeout: float, bot_delay: float, idle_minutes: float, workers: int,
     secret_file: str | None = None, review_bot: str | None = None,
@@ -39,6 +60,10 @@ def run(
     except BotSpecError as exc:
         typer.echo(f"--review-bot: {exc}", err=True)
         raise typer.Exit(2) from None
+    problem = listen_problem(host, port)
+    if problem is not None:
+        typer.echo(f"minodice serve: {problem}", err=True)
+        raise typer.Exit(2)
     settings = Settings(
         db=db, turn_timeout=turn_timeout, bot_delay=bot_delay, idle_minutes=idle_minutes, workers=workers,
         secret_file=secret_file, review_bot=review_bot or DEFAULT_BOT,
