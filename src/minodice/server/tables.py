@@ -483,7 +483,7 @@ class Table:
         async with self.lock:
             if self.status != "waiting":
                 raise Refused("already_started", status=409)
-            open_seats = [p.seat for p in self.players if p.kind == "open"]
+            open_seats = self._open_seats()
             if seat is None:
                 if not open_seats:
                     raise Refused("table_full", status=409)
@@ -555,12 +555,19 @@ class Table:
                     self._send_state(c, full=True)  # its legal moves are back
             self.wake.set()
 
+    def _open_seats(self) -> list[int]:
+        """The seats nobody has taken yet."""
+        return [p.seat for p in self.players if p.kind == "open"]
+
     async def start(self) -> None:
-        """Start the game (every seat must be taken)."""
+        """Start the game (every seat must be taken; in a cluster, as the database says, not as the news
+        that has reached this process so far)."""
         async with self.lock:
+            if self.status == "waiting" and self.hub.cluster is not None and self._open_seats():
+                await self._reload_lobby()  # a join on another process: its news may still be on its way
             if self.status != "waiting":
                 raise Refused("already_started", status=409)
-            open_seats = [p.seat for p in self.players if p.kind == "open"]
+            open_seats = self._open_seats()
             if open_seats:
                 raise Refused(
                     "not_full", f"seats {open_seats} are still open: wait for players or give them to bots",
