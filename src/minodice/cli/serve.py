@@ -45,11 +45,11 @@ def serve(
     """Play in the browser: start the web server (lobby, tables, bots; games saved to --db)."""
     need("server", "fastapi", "uvicorn", "sqlalchemy", "alembic", "pydantic")
     from ..server.serve import run
-    from ..server.store import DatabaseUnusable, database_url
+    from ..server.store import database_url
 
     try:
         url = database_url(db)
-    except DatabaseUnusable as exc:
+    except ValueError as exc:
         typer.echo(f"minodice serve: {exc}", err=True)
         raise typer.Exit(2) from None
     run(host=host, port=port, db=url, turn_timeout=turn_timeout, bot_delay=bot_delay,

@@ -75,6 +75,7 @@ def train(
     Prints, at every evaluation, the decisions trained on and the network's lead over greedy bots.
     Exit status: 0 done; 2 an option or the --from file is wrong.
     """
+    from ..bots.defaults import DEFAULT_HIDDEN
     from ..bots.neural import load_network
     from ..codes import printable
     from ..learn import TrainConfig
@@ -111,7 +112,7 @@ def train(
         typer.echo(f"update {entry['update']:5d}  {entry['decisions']:>11,} decisions  {entry['seconds']:7.0f} s  "
                    f"lead over greedy {entry['greedy_lead']:+6.1f} ± {entry['greedy_ci95']:.1f}")
 
-    cfg = TrainConfig(seed=seed, seats=seats) if widths is None else TrainConfig(seed=seed, seats=seats, hidden=widths)
+    cfg = TrainConfig(seed=seed, seats=seats, hidden=widths or DEFAULT_HIDDEN)
     run(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every,
         start=None if net is None else net.copy(), report=report)
     typer.echo(f"wrote {out}")

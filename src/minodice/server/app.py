@@ -61,11 +61,13 @@ class BodyLimit:
         path: str = scope.get("path", "")
         limit = SHEET_BODY_LIMIT if path.startswith(SHEET_PATHS) else BODY_LIMIT
         length = dict(scope.get("headers") or ()).get(b"content-length")
-        if length is not None and length.isdigit() and (len(length) > 18 or int(length) > limit):
-            if len(length) <= 18 and int(length) <= DRAIN_LIMIT:
-                await drain(receive, 0)
-            await too_large(send, limit)
-            return
+        if length is not None and length.isdigit():
+            size = int(length) if len(length) <= 18 else float("inf")  # (no int() of a thousand digits)
+            if size > limit:
+                if size <= DRAIN_LIMIT:
+                    await drain(receive, 0)
+                await too_large(send, limit)
+                return
         received = 0
         refused = started = False
 
@@ -113,7 +115,7 @@ async def drain(receive: Receive, received: int) -> None:
 
 
 async def too_large(send: Send, limit: int) -> None:
-    """The 413 reply (and the connection closed: the rest of the body is never read)."""
+    """The 413 reply, and the connection closed (what is left of the body is never read)."""
     body = json.dumps({"detail": P.http_error("too_large", render("too_large", {"limit": limit}), limit=limit)})
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                (b"connection", b"close")]

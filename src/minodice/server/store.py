@@ -68,7 +68,6 @@ __all__ = [
     "Base",
     "ChatRow",
     "DatabaseBusy",
-    "DatabaseUnusable",
     "MetaRow",
     "PresenceRow",
     "ProcessRow",
@@ -284,12 +283,8 @@ def database_url(text: str) -> str:
     """
     text = text.strip()
     if not text:
-        raise DatabaseUnusable("--db is empty: give a SQLite file (a path) or a database URL")
+        raise ValueError("--db is empty: give a SQLite file (a path) or a database URL")
     return text if "://" in text else f"sqlite:///{text}"
-
-
-class DatabaseUnusable(RuntimeError):
-    """The database cannot be opened: not a URL, no driver for it, or it refuses the connection."""
 
 
 def sqlite_file(url: str) -> Path | None:
