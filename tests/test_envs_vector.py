@@ -138,7 +138,8 @@ def check_step(slot: EngineSlot, g: int, action: int, agents: tuple[int, ...], o
 
 def play_both(seats: int, rules: Rules, opponents: dict[int, str] | None, games: int,
               rng: np.random.Generator) -> int:
-    """Play `games` slots through the vector table and the engine until each has ended a game; steps taken."""
+    """Play `games` slots through the vector table and the engine until each has ended a game; returns
+    how many observations showed a seat's void (so the tests know the recall was compared too)."""
     uniforms = rng.random((games, 3 * stream_size(1, seats)))
     vt = VectorTable(games, seats, opponents, rules, uniforms=uniforms, final_obs=True, hints=True)
     slots = [EngineSlot(seats, rules, dict(opponents or {}), StreamChance(uniforms[g].tolist()))
@@ -148,6 +149,9 @@ def play_both(seats: int, rules: Rules, opponents: dict[int, str] | None, games:
         slot.play_opponents()
         check_decision(slot, g, obs, info)
     steps = 0
+    names = [name for name, _ in E.layout(seats)]
+    void_at = sum(size for _, size in E.layout(seats)[: names.index("void")])
+    voids = 0
     while min(s.games for s in slots) < 1 or steps % 5:  # a few steps into the next game too
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
         out = vt.step(actions)
@@ -155,7 +159,8 @@ def play_both(seats: int, rules: Rules, opponents: dict[int, str] | None, games:
         for g, slot in enumerate(slots):
             check_step(slot, g, int(actions[g]), vt.agent_seats, out)
         steps += 1
-    return steps
+        voids += int(obs[:, void_at:].any(axis=1).sum())
+    return voids
 
 
 # --- (1) the same games as the engine ----------------------------------------------------------------
@@ -165,8 +170,8 @@ def play_both(seats: int, rules: Rules, opponents: dict[int, str] | None, games:
 def test_matches_the_engine_step_by_step_for_every_rule_table(seats: int, all_rules: tuple[Rules, ...]) -> None:
     """Every rule table (24), kernel opponents in turn none, random, greedy and mixed; two games each."""
     rng = np.random.default_rng(seats)
-    for i, rules in enumerate(all_rules):
-        play_both(seats, rules, opponents_for(i, seats), 2, rng)
+    voids = sum(play_both(seats, rules, opponents_for(i, seats), 2, rng) for i, rules in enumerate(all_rules))
+    assert voids > 0, "some seat showed a void, so the observations compared include it"
 
 
 def test_one_agent_seat_among_greedy_bots_matches_the_engine() -> None:
@@ -328,6 +333,8 @@ def test_gymnasium_make_vec_spaces_and_episodes() -> None:
     assert envs.observation_space.shape == (6, E.observation_size(3))
     assert envs.action_space == gym.spaces.MultiDiscrete([E.NUM_ACTIONS] * 6)
     envs = stats
+    names = [name for name, _ in E.layout(3)]
+    scores_at = sum(size for name, size in E.layout(3)[: names.index("scores")])
     obs, info = envs.reset(seed=2)
     assert envs.observation_space.contains(obs)
     rng = np.random.default_rng(0)
@@ -342,7 +349,7 @@ def test_gymnasium_make_vec_spaces_and_episodes() -> None:
             assert returns[g] == final[1] == info["episode"]["r"][g]
             assert info["final_info"]["place"][g] == 1 + (final > final[1]).sum()
             assert info["final_obs"][g].shape == obs[g].shape and info["_final_obs"][g]
-            assert info["final_obs"][g][E.observation_size(3) - 3] == final[1]  # scores: its own final total
+            assert info["final_obs"][g][scores_at] == final[1]  # scores: its own final total
         ended |= terminated
     assert np.array_equal(envs.unwrapped.action_masks(), info["action_mask"])
     with pytest.raises(ValueError, match="vectorization_mode='sync'"):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from minodice.bots import BotSpecError, make_bot
-from minodice.bots.network import FEATURES, VALUE_SCALE, PolicyValueNet, features, greedy_hints
+from minodice.bots.network import FEATURES, FEATURES_V1, VALUE_SCALE, PolicyValueNet, features, greedy_hints
 from minodice.bots.neural import NeuralBot, load_network, shipped_weights
 from minodice.bots.runner import Match
 from minodice.dice import MAX_SEATS, MIN_SEATS
@@ -42,12 +42,30 @@ def test_features_put_every_seat_in_its_slot_of_the_six_seat_layout(seats: int) 
     obs = encode(game.observe(1))
     x = features(obs, seats, greedy_hints(game.observe(1)))[0]
     assert x.shape == (FEATURES,)
-    for name in ("won", "trick_face", "trick_die", "leader", "bids", "bid_known"):
+    for name in ("won", "trick_face", "trick_die", "leader", "bids", "bid_known", "rolled", "void"):
         (so, size), (do, _) = src[name], dst[name]
-        scale = 1 / MAX_HANDS if name in ("bids", "won") else 1
+        do += FEATURES_V1 - _sections(6)["rolled"][0] if name in ("rolled", "void") else 0  # after the hints
+        scale = 1 / MAX_HANDS if name in ("bids", "won", "rolled") else 1
         np.testing.assert_allclose(x[do : do + size], obs[so : so + size] * scale, err_msg=name)
     do, size6 = dst["scores"]
     assert not x[do : do + size6].any(), "the running totals are dropped"
+    assert x[FEATURES_V1:].any(), "the test reaches a position with rolls in the recall"
+
+
+def test_a_first_version_network_reads_the_features_before_the_recall(tmp_path: Path) -> None:
+    """A network trained before the recall existed plays as it did: it reads the first FEATURES_V1 inputs."""
+    rng = np.random.default_rng(4)
+    old = PolicyValueNet.initial(rng, (12,), inputs=FEATURES_V1)
+    assert not old.recall and PolicyValueNet.initial(rng, (12,)).recall
+    x = rng.random((5, FEATURES), dtype=np.float32)
+    logits, value = old.forward(x)
+    h = np.maximum(x[:, :FEATURES_V1] @ old.params[0] + old.params[1], 0)
+    np.testing.assert_allclose(logits, h @ old.params[2] + old.params[3], rtol=1e-5)
+    np.testing.assert_allclose(value, (h @ old.params[4] + old.params[5])[:, 0], rtol=1e-5)
+    old.save(tmp_path / "old.npz")
+    assert not PolicyValueNet.load(tmp_path / "old.npz").recall
+    with pytest.raises(ValueError, match="reads"):
+        PolicyValueNet.initial(rng, (12,), inputs=100)
 
 
 def test_features_hide_who_has_bid_while_bidding() -> None:
@@ -64,9 +82,10 @@ def _loss(net: PolicyValueNet, batch: Batch, adv: np.ndarray, cfg: TrainConfig) 
     return stats["policy_loss"] - cfg.entropy_coef * stats["entropy"] + cfg.value_coef * stats["value_loss"]
 
 
-def test_gradients_match_finite_differences() -> None:
+@pytest.mark.parametrize("inputs", [FEATURES, FEATURES_V1])
+def test_gradients_match_finite_differences(inputs: int) -> None:
     rng = np.random.default_rng(0)
-    net = PolicyValueNet.initial(rng, hidden=(6, 5))
+    net = PolicyValueNet.initial(rng, hidden=(6, 5), inputs=inputs)
     net.params = [p.astype(np.float64) + rng.normal(0, 0.3, p.shape) for p in net.params]
     n = 7
     mask = rng.random((n, 16)) < 0.5
@@ -185,7 +204,8 @@ def test_train_command(tmp_path: Path) -> None:
                           (["--updates", "1", "--checkpoints", "/proc/no-such-dir"], "cannot make the folder"),
                           (["--updates", "1", "--hidden", "256;256"], "widths separated by commas"),
                           (["--updates", "1", "--hidden", "4096"], "8 to 1024 units"),
-                          (["--updates", "1", "--hidden", "64", "--from", str(out)], "--hidden shapes a new network")):
+                          (["--updates", "1", "--hidden", "64", "--from", str(out)], "--hidden shapes a new network"),
+                          (["--updates", "1", "--no-recall", "--from", str(out)], "--no-recall shapes a new network")):
         bad = subprocess.run([sys.executable, "-m", "minodice.cli", "train", "--out", str(out), *args],
                              capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr
@@ -198,7 +218,7 @@ def test_hidden_shapes_the_new_network_and_the_bot_plays_it(tmp_path: Path) -> N
                           "--out", str(out)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     net = load_network(out)
-    assert net.meta["hidden"] == [24, 16] and net.layers == 2
+    assert net.meta["hidden"] == [24, 16] and net.layers == 2 and net.recall
     game = Game(4, seed=3)
     view = game.observe(game.to_act()[0])
     assert make_bot(f"neural:weights={out}").bid(view) in (view.legal or ())

@@ -35,9 +35,15 @@ lead            4       one-hot lead colour of the current trick: red, yellow,
                         purple, gray (all 0: none set yet)
 seen            7       dice rolled so far this hand (all seats), count per kind
 scores          S       total points of each seat before this hand
+rolled          7·S     per seat: dice it has rolled so far this hand, count per kind
+void            4·S     per seat: 1 for each colour (red, yellow, purple, gray) it
+                        has shown it lacks this hand (it rolled another number die
+                        under that lead colour, `rules.shown_void`)
 ==============  ======  ==========================================================
 
-Size: ``29 + 25·S`` (104 for 3 seats, 129 for 4, 154 for 5, 179 for 6).
+Size: ``29 + 36·S`` (137 for 3 seats, 173 for 4, 209 for 5, 245 for 6).
+``rolled`` and ``void`` came last (observation version 2): the first
+``29 + 25·S`` numbers are the version-1 observation, unchanged.
 
 OpenSpiel's information-state tensor appends `history_size(S)` numbers: the
 dice this seat drew this hand (7 counts) and every trick of the hand so far
@@ -53,6 +59,7 @@ from typing import Final
 import numpy as np
 
 from .dice import HANDS_BY_SEATS, MAX_SEATS, MIN_SEATS, NUMBER_DICE, Die, Face
+from .rules import voids_shown
 from .view import View
 
 __all__ = [
@@ -104,7 +111,7 @@ def layout(seats: int) -> list[tuple[str, int]]:
     return [
         ("dice", 7), ("phase", 3), ("to_act", s), ("hand", MAX_HANDS), ("bid_placed", s),
         ("bids", s), ("bid_known", s), ("won", s), ("trick_die", 7 * s), ("trick_face", 11 * s),
-        ("leader", s), ("lead", 4), ("seen", 7), ("scores", s),
+        ("leader", s), ("lead", 4), ("seen", 7), ("scores", s), ("rolled", 7 * s), ("void", len(NUMBER_DICE) * s),
     ]
 
 
@@ -125,7 +132,7 @@ def observation_bounds(seats: int) -> tuple[np.ndarray, np.ndarray]:
     high = np.ones(observation_size(seats), np.float32)
     offset = 0
     for name, size in layout(seats):
-        if name in ("dice", "bids", "won", "seen"):
+        if name in ("dice", "bids", "won", "seen", "rolled"):
             high[offset : offset + size] = MAX_HANDS
         elif name == "scores":
             low[offset : offset + size] = -SCORE_BOUND
@@ -263,6 +270,15 @@ def encode(view: View, own_bid: int | None = None, *, sequential_bids: bool = Tr
     o += 7
     for s in range(n):  # scores
         out[o + (s - me) % n] = view.totals[s]
+    o += n
+    for t in view.tricks:  # rolled
+        for roll in t.rolls:
+            out[o + 7 * ((roll.seat - me) % n) + roll.die.index] += 1
+    o += 7 * n
+    voids = voids_shown(([(r.seat, r.die) for r in t.rolls] for t in view.tricks), n)
+    for s in range(n):  # void
+        for colour in voids[s]:
+            out[o + len(NUMBER_DICE) * ((s - me) % n) + _COLOUR_INDEX[colour]] = 1
     return out
 
 

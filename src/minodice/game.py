@@ -895,15 +895,11 @@ class _PastTricks:
     @classmethod
     def of(cls, view: View) -> _PastTricks:
         seats = view.seats
-        past = cls([[] for _ in range(seats)], [set() for _ in range(seats)], [], [0] * seats)
+        voids = R.voids_shown(([(r.seat, r.die) for r in t.rolls] for t in view.tricks), seats)
+        past = cls([[] for _ in range(seats)], voids, [], [0] * seats)
         for t in view.tricks:
-            lead: Die | None = None
             for r in t.rolls:
                 past.rolled[r.seat].append(r.die)
-                void = R.shown_void(lead, r.die)
-                if void is not None:
-                    past.voids[r.seat].add(void)
-                lead = R.lead_after(lead, r.die)
             if t.winner is not None:
                 faces = [r.face for r in t.rolls]
                 past.bonus[t.winner] += R.trick_bonus(faces, R.trick_winner(faces, view.rules))

@@ -169,6 +169,20 @@ def shown_void(lead: Die | None, die: Die) -> Die | None:
     return None
 
 
+def voids_shown(tricks: Iterable[Iterable[tuple[int, Die]]], seats: int) -> list[set[Die]]:
+    """Per seat, the colours it has shown it lacks (`shown_void`), from a hand's tricks given as
+    (seat, die) rolls in rolling order: dice are never drawn again within a hand, so a void lasts."""
+    voids: list[set[Die]] = [set() for _ in range(seats)]
+    for rolls in tricks:
+        lead: Die | None = None
+        for seat, die in rolls:
+            void = shown_void(lead, die)
+            if void is not None:
+                voids[seat].add(void)
+            lead = lead_after(lead, die)
+    return voids
+
+
 def _die_order(die: Die) -> int:
     return die.index
 

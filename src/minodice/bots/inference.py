@@ -291,15 +291,10 @@ class PosteriorSampler:
         self.active = self.evidence.trust.active and not view.bidding
         self.thin = thin
         pool = list(BAG)
-        self.voids: list[set[Die]] = [set() for _ in range(view.seats)]
+        self.voids = R.voids_shown(([(r.seat, r.die) for r in t.rolls] for t in view.tricks), view.seats)
         for t in view.tricks:
-            lead: Die | None = None
             for r in t.rolls:
                 pool.remove(r.die)
-                void = R.shown_void(lead, r.die)
-                if void is not None:
-                    self.voids[r.seat].add(void)
-                lead = R.lead_after(lead, r.die)
         for d in view.dice:
             pool.remove(d)
         self.pool = pool

@@ -8,14 +8,19 @@ who bids next: the engine takes bids at once, the training envs in turn),
 and appends three derived numbers (tricks still needed, dice left, tricks
 left) and GreedyBot's view of every legal action (`greedy_hints`: a bid's
 expected hand score, a die's chance to take the trick), so the network
-starts from a sound player's estimates and learns what they miss. `PolicyValueNet` maps features to action logits (masked to the legal
+starts from a sound player's estimates and learns what they miss, and last
+the hand's recall (each seat's dice rolled this hand, the colours it has
+shown it lacks). A network of the first version (`FEATURES_V1` inputs)
+reads the features before the recall, as it was trained.
+
+`PolicyValueNet` maps features to action logits (masked to the legal
 actions) and the value of the position: the seat's expected points for the
 hand, in units of `VALUE_SCALE`. Plain numpy, float32: playing needs no
 deep-learning framework (the trainer, `minodice.learn`, adds the gradients).
 
 >>> import numpy as np
 >>> net = PolicyValueNet.initial(np.random.default_rng(0), hidden=(8, 8))
->>> x = features(np.zeros((2, 129), np.float32), 4, np.zeros((2, 16), np.float32))
+>>> x = features(np.zeros((2, 173), np.float32), 4, np.zeros((2, 16), np.float32))
 >>> x.shape == (2, FEATURES)
 True
 >>> logits, value = net.forward(x)
@@ -53,7 +58,7 @@ from .defaults import DEFAULT_HIDDEN
 from .greedy import bid_values, roll_chances
 
 __all__ = [
-    "FEATURES", "MAX_NETWORK_BYTES", "VALUE_SCALE", "PolicyRolls", "PolicyValueNet", "features", "greedy_hints",
+    "FEATURES", "FEATURES_V1", "MAX_NETWORK_BYTES", "VALUE_SCALE", "PolicyRolls", "PolicyValueNet", "features", "greedy_hints",
     "load_network", "masked_log_softmax", "masked_softmax", "shipped_weights", "view_features",
 ]
 
@@ -62,9 +67,17 @@ VALUE_SCALE = 50.0
 #: Sections of the observation the network does not see (see the module docstring).
 _DROPPED = ("scores",)
 _BIDDING_ONLY_DROPPED = ("to_act", "bid_placed")
+#: The hand's recall (observation version 2): placed after the hints, so a network of the first
+#: version, whose inputs stop before them, reads the same numbers as it was trained on.
+_RECALL = ("rolled", "void")
 _EXTRA = 3
-#: Length of the feature vector: the 6-seat observation, the derived numbers, the greedy hints.
-FEATURES = observation_size(MAX_SEATS) + _EXTRA + NUM_ACTIONS
+#: Where the derived numbers start: after the 6-seat observation without the recall sections.
+_BASE = sum(size for name, size in layout(MAX_SEATS) if name not in _RECALL)
+#: Inputs of a first-version network: the 6-seat observation without the recall, the derived numbers,
+#: the greedy hints.
+FEATURES_V1 = _BASE + _EXTRA + NUM_ACTIONS
+#: Length of the feature vector: the first version's, then the 6-seat recall sections.
+FEATURES = FEATURES_V1 + sum(size for name, size in layout(MAX_SEATS) if name in _RECALL)
 
 
 @functools.cache
@@ -79,8 +92,14 @@ def _plan(seats: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, int
         o += size
     o = 0
     for name, size in layout(MAX_SEATS):
-        dst_at[name] = o
-        o += size
+        if name not in _RECALL:
+            dst_at[name] = o
+            o += size
+    o = FEATURES_V1
+    for name, size in layout(MAX_SEATS):
+        if name in _RECALL:
+            dst_at[name] = o
+            o += size
     where = np.empty(observation_size(seats), np.int64)
     scale = np.ones(observation_size(seats), np.float32)
     bidding_zero: list[int] = []
@@ -89,7 +108,7 @@ def _plan(seats: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, int
         # Per-seat sections are blocks by relative seat, so entry i keeps its offset in the section:
         # relative seat r's block lands in slot r of the 6-seat layout; slots beyond `seats` stay 0.
         where[src_at[name] : src_at[name] + size] = np.arange(dst_at[name], dst_at[name] + size)
-        if name in ("dice", "bids", "won", "seen"):
+        if name in ("dice", "bids", "won", "seen", "rolled"):
             scale[src_at[name] : src_at[name] + size] = 1.0 / MAX_HANDS
         if name in _DROPPED:
             scale[src_at[name] : src_at[name] + size] = 0.0
@@ -130,7 +149,7 @@ def features(obs: np.ndarray, seats: int, hints: np.ndarray) -> np.ndarray:
     own_bid = obs[:, src["bids"]]
     known = obs[:, src["bid_known"]] > 0
     won_all = obs[:, src["won"] : src["won"] + seats]
-    base = FEATURES - _EXTRA - NUM_ACTIONS
+    base = _BASE
     out[:, base] = np.where(known, own_bid - won_all[:, 0], 0.0) / MAX_HANDS  # tricks still needed
     out[:, base + 2] = (hand - won_all.sum(axis=1)) / MAX_HANDS  # tricks left
     _put_dice_and_hints(out, obs[:, src["dice"] : src["dice"] + 7], seats, hints)
@@ -143,10 +162,10 @@ def _put_dice_and_hints(out: np.ndarray, dice: np.ndarray, seats: int, hints: np
     where, scale, _, src = _plan(seats)
     at = slice(src["dice"], src["dice"] + 7)
     out[:, where[at]] = dice * scale[at]
-    base = FEATURES - _EXTRA - NUM_ACTIONS
+    base = _BASE
     out[:, base + 1] = dice.sum(axis=1) / MAX_HANDS  # dice left
     out[:, base + 3 : base + 3 + NUM_BIDS] = hints[:, :NUM_BIDS] / VALUE_SCALE  # a bid's expected score
-    out[:, base + 3 + NUM_BIDS :] = hints[:, NUM_BIDS:]  # a die's chance to take the trick
+    out[:, base + 3 + NUM_BIDS : FEATURES_V1] = hints[:, NUM_BIDS:]  # a die's chance to take the trick
 
 
 def view_features(view: View) -> np.ndarray:
@@ -181,9 +200,13 @@ class PolicyValueNet:
     meta: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def initial(cls, rng: np.random.Generator, hidden: Sequence[int] = DEFAULT_HIDDEN) -> PolicyValueNet:
-        """Fresh weights (He-scaled hidden layers, small heads so the first policy is near uniform)."""
-        sizes = [FEATURES, *hidden]
+    def initial(cls, rng: np.random.Generator, hidden: Sequence[int] = DEFAULT_HIDDEN,
+                inputs: int = FEATURES) -> PolicyValueNet:
+        """Fresh weights (He-scaled hidden layers, small heads so the first policy is near uniform);
+        `inputs`: FEATURES, or FEATURES_V1 for a network that does not see the hand's recall."""
+        if inputs not in (FEATURES_V1, FEATURES):
+            raise ValueError(f"a network reads {FEATURES} inputs (or {FEATURES_V1}, the first version), not {inputs}")
+        sizes = [inputs, *hidden]
         params: list[np.ndarray] = []
         for a, b in itertools.pairwise(sizes):
             params += [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32), np.zeros(b, np.float32)]
@@ -202,10 +225,20 @@ class PolicyValueNet:
         """Number of hidden layers."""
         return (len(self.params) - 4) // 2
 
+    @property
+    def recall(self) -> bool:
+        """Whether the network sees the hand's recall (`rolled`, `void`: FEATURES inputs), or is of the
+        first version (FEATURES_V1 inputs, the features before them)."""
+        return self.params[0].shape[0] == FEATURES
+
+    def inputs(self, x: np.ndarray) -> np.ndarray:
+        """The columns of features `x` [B, FEATURES] this network reads."""
+        return x if self.recall else x[:, :FEATURES_V1]
+
     def hidden(self, x: np.ndarray) -> list[np.ndarray]:
-        """The activations of every hidden layer for inputs `x` (kept for the gradients)."""
+        """The activations of every hidden layer for features `x` (kept for the gradients)."""
         acts = []
-        h = x
+        h = self.inputs(x)
         for i in range(self.layers):
             h = np.maximum(h @ self.params[2 * i] + self.params[2 * i + 1], 0.0)
             acts.append(h)
@@ -246,7 +279,8 @@ class PolicyValueNet:
                 params = [z[f"p{i}"].astype(np.float32) for i in range(len(z.files) - 1)]
         except (OSError, EOFError, ValueError, KeyError, json.JSONDecodeError):  # EOFError: an empty file
             raise ValueError("not a minodice network file (expected the .npz that `minodice train` writes)") from None
-        if len(params) < 6 or len(params) % 2 or params[0].shape[0] != FEATURES or params[-4].shape[1] != NUM_ACTIONS:
+        if (len(params) < 6 or len(params) % 2 or params[0].shape[0] not in (FEATURES_V1, FEATURES)
+                or params[-4].shape[1] != NUM_ACTIONS):
             raise ValueError("not a minodice network of this version (its layer sizes do not fit)")
         return cls(params, meta)
 

@@ -53,6 +53,9 @@ def train(
     hidden: Annotated[str | None, typer.Option(help=f"The new network's hidden layers, their widths separated by "
                                                f"commas [default: {_default_hidden()}]; a --from network keeps "
                                                "its own.", show_default=False, callback=_check_hidden)] = None,
+    recall: Annotated[bool, typer.Option(help="The new network sees the hand's recall: the dice each seat has "
+                                         "rolled this hand and the colours it has shown it lacks. --no-recall: "
+                                         "the first version's inputs (the shipped networks).")] = True,
     checkpoints: Annotated[Path | None, typer.Option(help="Save a checkpoint and a log line (log.jsonl) here at "
                                                      "every evaluation.")] = None,
     every: Annotated[int, typer.Option(help="Updates between evaluations against greedy.", min=1)] = 10,
@@ -82,9 +85,10 @@ def train(
     from ..learn import train as run
 
     widths = parse_hidden(hidden) if hidden is not None else None
-    if widths is not None and (start is not None or expert is not None or data):
-        typer.echo("error: --hidden shapes a new network: --from, --expert and --data train an existing one",
-                   err=True)
+    shaping = [name for name, given in (("--hidden", widths is not None), ("--no-recall", not recall)) if given]
+    if shaping and (start is not None or expert is not None or data):
+        typer.echo(f"error: {' and '.join(shaping)} shape{'s' if len(shaping) == 1 else ''} a new network: "
+                   "--from, --expert and --data train an existing one", err=True)
         raise typer.Exit(2)
     if expert is not None or data:
         if expert is not None and data:
@@ -112,7 +116,7 @@ def train(
         typer.echo(f"update {entry['update']:5d}  {entry['decisions']:>11,} decisions  {entry['seconds']:7.0f} s  "
                    f"lead over greedy {entry['greedy_lead']:+6.1f} ± {entry['greedy_ci95']:.1f}")
 
-    cfg = TrainConfig(seed=seed, seats=seats, hidden=widths or DEFAULT_HIDDEN)
+    cfg = TrainConfig(seed=seed, seats=seats, hidden=widths or DEFAULT_HIDDEN, recall=recall)
     run(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every,
         start=None if net is None else net.copy(), report=report)
     typer.echo(f"wrote {out}")

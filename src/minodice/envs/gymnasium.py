@@ -7,7 +7,7 @@ Importing this module registers ``minodice/Solo-v0``:
 >>> env = gym.make("minodice/Solo-v0", opponents=("greedy", "random"))
 >>> obs, info = env.reset(seed=0)
 >>> obs.shape, info["action_mask"].shape
-((104,), (16,))
+((137,), (16,))
 
 The agent plays one seat (`seat`, default 0) against `opponents` (bot specs
 for `minodice.bots.make_bot`, one per other seat). Observations and actions

@@ -14,7 +14,7 @@ environments; a bid stays hidden from the other seats until all are in.
 >>> vt = VectorTable(num_envs=4, seats=3, seed=7)
 >>> obs, info = vt.reset()
 >>> obs.shape, info["action_mask"].shape, info["seat"].tolist()
-((4, 104), (4, 16), [0, 0, 0, 0])
+((4, 137), (4, 16), [0, 0, 0, 0])
 >>> obs, rewards, terminated, truncated, info = vt.step(np.zeros(4, dtype=np.int64))  # everyone bids 0
 >>> info["seat"].tolist(), rewards.shape
 ([1, 1, 1, 1], (4, 3))

@@ -10,7 +10,7 @@ of ``minodice/Solo-v0``:
 >>> envs = gym.make_vec("minodice/Solo-v0", num_envs=8, vectorization_mode="vector_entry_point")
 >>> obs, info = envs.reset(seed=0)
 >>> obs.shape, info["action_mask"].shape, envs.single_action_space
-((8, 129), (8, 16), Discrete(16))
+((8, 173), (8, 16), Discrete(16))
 
 Rewards are float32 [N]: the learner's points from the hands that ended in
 the step (an episode's return is its final total). Episodes end with the game

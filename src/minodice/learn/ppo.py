@@ -28,7 +28,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..bots.defaults import DEFAULT_HIDDEN
-from ..bots.network import VALUE_SCALE, PolicyValueNet, features, masked_log_softmax
+from ..bots.network import FEATURES, FEATURES_V1, VALUE_SCALE, PolicyValueNet, features, masked_log_softmax
 from ..envs.vector import VectorTable
 
 __all__ = ["Adam", "Batch", "Progress", "TrainConfig", "Trainer", "backprop", "evaluate_vs_greedy", "gradients"]
@@ -41,6 +41,8 @@ class TrainConfig:
     seed: int = 0
     seats: int = 4
     hidden: tuple[int, ...] = DEFAULT_HIDDEN
+    #: A new network sees the hand's recall (`FEATURES` inputs); False: the first version's inputs.
+    recall: bool = True
     selfplay_envs: int = 192
     greedy_envs: int = 64
     steps: int = 128
@@ -156,7 +158,7 @@ def backprop(net: PolicyValueNet, x: np.ndarray, acts: list[np.ndarray], g_logit
     g_h = g_logits @ P[-4].T + g_value[:, None] @ P[-2].T
     for i in reversed(range(net.layers)):
         g_h = g_h * (acts[i] > 0)
-        below = acts[i - 1] if i > 0 else x
+        below = acts[i - 1] if i > 0 else net.inputs(x)
         grads[2 * i] = below.T @ g_h
         grads[2 * i + 1] = g_h.sum(axis=0)
         if i > 0:
@@ -243,7 +245,7 @@ class Trainer:
     def __init__(self, cfg: TrainConfig, net: PolicyValueNet | None = None) -> None:
         self.cfg = cfg
         self.rng = np.random.default_rng(cfg.seed)
-        self.net = net or PolicyValueNet.initial(self.rng, cfg.hidden)
+        self.net = net or PolicyValueNet.initial(self.rng, cfg.hidden, FEATURES if cfg.recall else FEATURES_V1)
         self.net.meta.update({"config": asdict(cfg)})
         self.opt = Adam(self.net.params, cfg.lr)
         seats = cfg.seats

@@ -26,7 +26,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..dice import hands_for
+from .. import rules as R
+from ..dice import NUMBER_DICE, hands_for
 from ..encoding import NUM_ACTIONS, NUM_BIDS, observation_size
 from ..game import Game, Phase
 from ..rules import Rules
@@ -67,6 +68,12 @@ def position_row(game: Game) -> np.ndarray:
     if game.phase is Phase.ROLL and k:
         for i, (_seat, die, _face) in enumerate(hand.tricks[-1].rolls):
             row[V.V_DICE + i] = die.index
+    for trick in hand.tricks:
+        for seat, die, _face in trick.rolls:
+            row[V.V_ROLLED + 7 * seat + die.index] += 1
+    voids = R.voids_shown(([(seat, die) for seat, die, _face in t.rolls] for t in hand.tricks), seats)
+    for seat, colours in enumerate(voids):
+        row[V.V_VOID + seat] = sum(1 << NUMBER_DICE.index(c) for c in colours)
     return row
 
 

@@ -41,7 +41,7 @@ import numpy as np
 from ..dice import NUMBER_DICE, Die
 from ..encoding import NUM_BIDS, layout
 from ..jit import njit
-from ..rules import lead_after
+from ..rules import lead_after, shown_void
 from .kernel import (
     F_BIDV,
     F_CHANCE,
@@ -83,9 +83,11 @@ __all__ = [
     "V_LEAD",
     "V_LEADER",
     "V_N",
+    "V_ROLLED",
     "V_START",
     "V_TOTALS",
     "V_TRICKS",
+    "V_VOID",
     "actor_of",
     "encode_into",
     "game_seed",
@@ -112,16 +114,18 @@ V_BIDS_IN = H_SIZE + 6  # bids placed this hand (in order from the start player)
 V_POS = H_SIZE + 7  # uniforms used from the game's stream
 V_TOTALS = H_SIZE + 8  # each seat's points from the hands complete (6)
 V_DICE = H_SIZE + 14  # the kinds rolled in the current trick, in rolling order (6)
-STATE_SIZE = H_SIZE + 20
+V_ROLLED = H_SIZE + 20  # per seat, the dice it has rolled this hand, count per kind (7 * 6)
+V_VOID = H_SIZE + 62  # per seat, the colours it has shown it lacks this hand, as bits of the lead slots (6)
+STATE_SIZE = H_SIZE + 68
 
 #: The observation's sections whose offsets `lay` holds, in this order (names of `encoding.layout`),
 #: followed by the number of bid actions (the first roll action's id).
 SECTIONS = (
     "dice", "phase", "to_act", "hand", "bid_placed", "bids", "bid_known", "won",
-    "trick_die", "trick_face", "leader", "lead", "seen", "scores",
+    "trick_die", "trick_face", "leader", "lead", "seen", "scores", "rolled", "void",
 )
 L_DICE, L_PHASE, L_TO_ACT, L_HAND, L_PLACED, L_BIDS, L_KNOWN, L_WON = range(8)
-L_TDIE, L_TFACE, L_LEADER, L_LEAD, L_SEEN, L_SCORES, L_NUM_BIDS = range(8, 15)
+L_TDIE, L_TFACE, L_LEADER, L_LEAD, L_SEEN, L_SCORES, L_ROLLED, L_VOID, L_NUM_BIDS = range(8, 17)
 
 
 
@@ -141,6 +145,15 @@ def section_offsets(seats: int) -> tuple[int, ...]:
 LEAD_OF = np.array([-1 if (c := lead_after(None, d)) is None else c.index for d in Die], dtype=np.int64)
 #: LEAD_SLOT[d]: the place of lead colour d in the observation's lead one-hot.
 LEAD_SLOT = np.array([NUMBER_DICE.index(d) if d in NUMBER_DICE else -1 for d in Die], dtype=np.int64)
+#: The number of colours (the lead slots).
+COLOURS = len(NUMBER_DICE)
+#: VOID_SLOT[lead, d]: the lead slot of the colour a roll of kind d under lead colour `lead` (a die kind)
+#: shows its roller lacks (`rules.shown_void`), -1: none.
+VOID_SLOT = np.array(
+    [[-1 if lead not in NUMBER_DICE or (v := shown_void(lead, d)) is None else NUMBER_DICE.index(v) for d in Die]
+     for lead in Die],
+    dtype=np.int64,
+)
 
 
 @njit(cache=True, error_model="numpy")
@@ -171,6 +184,10 @@ def _new_hand(state, g, stream, st, seats, n, start):
     state[g, V_LEAD] = -1
     state[g, V_TRICKS] = 0
     state[g, V_BIDS_IN] = 0
+    for i in range(42):
+        state[g, V_ROLLED + i] = 0
+    for s in range(6):
+        state[g, V_VOID + s] = 0
     return st
 
 
@@ -208,12 +225,16 @@ def _roll(state, g, stream, st, seats, s, d, all_specials, flags_first):
     if c == 0:
         state[g, H_MASKS + s] &= ~(1 << d)
     state[g, H_ROLLED + d] += 1
+    state[g, V_ROLLED + 7 * s + d] += 1
     u, st = draw(st, stream)
     k = state[g, V_K]
     state[g, H_FACES + k] = FACE_TABLE[d, int(u * 6)]
     state[g, V_DICE + k] = d
-    if state[g, V_LEAD] < 0:
+    lead = state[g, V_LEAD]
+    if lead < 0:
         state[g, V_LEAD] = LEAD_OF[d]
+    elif VOID_SLOT[lead, d] >= 0:
+        state[g, V_VOID + s] |= 1 << VOID_SLOT[lead, d]
     if k + 1 < seats:
         state[g, V_K] = k + 1
     else:
@@ -378,6 +399,13 @@ def encode_into(state, g, me, seats, hands, lay, out, row):
         out[row, lay[L_LEAD] + LEAD_SLOT[state[g, V_LEAD]]] = 1.0
     for d in range(7):
         out[row, lay[L_SEEN] + d] = state[g, H_ROLLED + d]
+    for s in range(seats):
+        r = _rel(s, me, seats)
+        for d in range(7):
+            out[row, lay[L_ROLLED] + 7 * r + d] = state[g, V_ROLLED + 7 * s + d]
+        for c in range(COLOURS):
+            if (state[g, V_VOID + s] >> c) & 1:
+                out[row, lay[L_VOID] + COLOURS * r + c] = 1.0
 
 
 @njit(cache=True, error_model="numpy", inline="always")
