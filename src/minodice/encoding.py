@@ -42,7 +42,7 @@ void            4·S     per seat: 1 for each colour (red, yellow, purple, gray)
 ==============  ======  ==========================================================
 
 Size: ``29 + 36·S`` (137 for 3 seats, 173 for 4, 209 for 5, 245 for 6).
-``rolled`` and ``void`` came last (observation version 2): the first
+``rolled`` and ``void`` came last (`OBSERVATION_VERSION` 2): the first
 ``29 + 25·S`` numbers are the version-1 observation, unchanged.
 
 OpenSpiel's information-state tensor appends `history_size(S)` numbers: the
@@ -68,6 +68,7 @@ __all__ = [
     "MAX_HANDS",
     "NUM_ACTIONS",
     "NUM_BIDS",
+    "OBSERVATION_VERSION",
     "action_mask",
     "action_to_move",
     "bid_action",
@@ -83,6 +84,8 @@ __all__ = [
     "roll_action",
 ]
 
+#: The observation's version: 2 added the hand's recall (``rolled``, ``void``) after the version-1 sections.
+OBSERVATION_VERSION: Final = 2
 #: Die kinds in table order (the order of the roll actions and of every per-kind count).
 DICE: Final[tuple[Die, ...]] = tuple(Die)
 #: Faces in table order (the order of the face one-hots).
