@@ -416,6 +416,45 @@ def test_the_server_analysis_button(server: ServerProcess, browser: Any, game: t
     page.context.close()
 
 
+def test_every_mark_on_the_graph_can_be_clicked(server: ServerProcess, browser: Any, game: tuple[str, Any],
+                                               tmp_path: Path) -> None:
+    """Decisions a step or two apart are all marked here: no mark may cover another, so a pointer
+    reaches each (a mark that would overlap is moved up or down and joined to the curve by a stem)."""
+    code, rec = game
+    doc = _analysis(rec)
+    for seat in doc["seats"]:
+        for d in seat["decisions"]:
+            if d["label"] != "forced":
+                d["label"] = "blunder" if d["hand"] % 2 else "mistake"
+    path = tmp_path / "crowded.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    errors: list[str] = []
+    page = _page(browser, server.base, f"/replay.html#table={code}", errors=errors)
+    page.wait_for_selector("#replay:not([hidden])")
+    page.set_input_files("#analysis-input", str(path))
+    page.wait_for_selector("#analysis-none", state="hidden")
+    found = page.evaluate(
+        """() => [...document.querySelectorAll('#graphs a.mark')].map((a) => {
+             const c = a.querySelector('circle').getBoundingClientRect();
+             const x = c.left + c.width / 2, y = c.top + c.height / 2;
+             a.scrollIntoView({ block: 'center' });
+             const r = a.querySelector('circle').getBoundingClientRect();
+             const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+             return { step: a.dataset.step, reached: hit !== null && hit.closest('a.mark') === a, x, y };
+           })"""
+    )
+    assert len(found) > 20, "the crowded analysis marks many decisions"
+    unreachable = [m["step"] for m in found if not m["reached"]]
+    assert not unreachable, f"marks covered by others: steps {unreachable}"
+    # They are crowded: some had to move off the curve.
+    assert page.locator("#graphs .mark-stem").count() > 0
+    target = found[len(found) // 2]
+    page.locator(f"#graphs a.mark[data-step='{target['step']}']").first.click()
+    assert _at(page) == int(target["step"])
+    assert not errors, errors
+    page.context.close()
+
+
 def _step_of(rec: dict[str, Any], d: dict[str, Any]) -> int:
     """The step index the page gives the roll decision `d` (hand, trick, roll 1-based)."""
     i = 0

@@ -640,6 +640,20 @@ function graphPoints(seatReview) {
   return pts;
 }
 
+// Marks of decisions a step or two apart would cover each other, and the one below could not be
+// clicked: a mark goes to the nearest height, up or down from its point on the curve, where it
+// overlaps no mark already placed (a stem joins it to the curve). Circles are drawn with a stroke
+// of 2, hence the gap of 3 between their radii.
+function freeY(placed, cx, cy0, r, height) {
+  const clear = (cy) => cy >= r + 1 && cy <= height - r - 1 &&
+    placed.every((o) => Math.hypot(o.cx - cx, o.cy - cy) >= o.r + r + 3);
+  for (let k = 0; k <= 80; k++) {
+    const cy = cy0 + Math.ceil(k / 2) * (k % 2 ? -1 : 1) * (r / 2 + 1);
+    if (clear(cy)) return cy;
+  }
+  return cy0;
+}
+
 function renderGraphs() {
   const box = $("graphs");
   box.textContent = "";
@@ -679,6 +693,7 @@ function renderGraphs() {
     g.append(svg("line", { x1: X(R.at), x2: X(R.at), y1: pad.t, y2: H - pad.b, class: "now" }));
     g.append(svg("polyline", { points: pts.map((p) => `${X(p.x).toFixed(1)},${Y(p.y).toFixed(1)}`).join(" "), class: "curve" }));
     // The mistakes and blunders: marks to click (links to the step).
+    const placed = [];
     for (const p of pts) {
       if (!MARKED.has(p.d.label)) continue;
       const where = t("replay.mark", {
@@ -687,7 +702,11 @@ function renderGraphs() {
       const a = svg("a", { href: `#step-${p.x}`, class: `mark label-${p.d.label}`, "aria-label": where, "data-step": p.x });
       const title = svg("title");
       title.textContent = where;
-      a.append(title, svg("circle", { cx: X(p.x), cy: Y(p.y), r: p.d.label === "blunder" ? 7 : 5.5 }));
+      const mark = { cx: X(p.x), r: p.d.label === "blunder" ? 7 : 5.5 };
+      mark.cy = freeY(placed, mark.cx, Y(p.y), mark.r, H);
+      placed.push(mark);
+      if (mark.cy !== Y(p.y)) g.append(svg("line", { x1: mark.cx, x2: mark.cx, y1: Y(p.y), y2: mark.cy, class: "mark-stem" }));
+      a.append(title, svg("circle", mark));
       a.addEventListener("click", (ev) => {
         ev.preventDefault();
         go(p.x);
