@@ -10,7 +10,7 @@ What counts as a step:
 - PettingZoo (AEC): one `env.step(action)` of the agent selected (the dice draws
   and faces happen inside the step); dead steps at the end of a game count too,
   as they do for the classic envs.
-- Gymnasium (Solo-v0, vs 3 random bots): one `env.step` of the learner, which
+- Gymnasium (Solo-v1, vs 3 random bots): one `env.step` of the learner, which
   also plays the bots' turns up to the learner's next turn.
 - OpenSpiel: one `state.apply_action` of a player; chance outcomes are sampled
   and applied in between and not counted (shown separately).
@@ -60,12 +60,12 @@ def time_aec(make: Callable[[], object], seconds: float, seed: int) -> tuple[flo
 
 
 def time_gym(seats: int, seconds: float, seed: int) -> tuple[float, int]:
-    """Steps per second of minodice/Solo-v0 against random bots."""
+    """Steps per second of minodice/Solo-v1 against random bots."""
     import gymnasium as gym
 
     import minodice.envs.gymnasium  # noqa: F401 - registers the env
 
-    env = gym.make("minodice/Solo-v0", opponents=("random",) * (seats - 1))
+    env = gym.make("minodice/Solo-v1", opponents=("random",) * (seats - 1))
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
     steps = episodes = 0
@@ -134,7 +134,7 @@ def main() -> None:
     from minodice.envs.pettingzoo import env as mino_env
 
     row(f"minodice PettingZoo AEC ({args.seats} seats)", best(lambda: time_aec(lambda: mino_env(seats=args.seats), s, seed), r))
-    row(f"minodice Gymnasium Solo-v0 (vs {args.seats - 1} random)", best(lambda: time_gym(args.seats, s, seed), r))
+    row(f"minodice Gymnasium Solo-v1 (vs {args.seats - 1} random)", best(lambda: time_gym(args.seats, s, seed), r))
     try:
         import minodice.envs.openspiel  # noqa: F401
 

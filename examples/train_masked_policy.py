@@ -1,4 +1,4 @@
-"""Train a simple masked policy on ``minodice/Solo-v0`` with numpy only, then score it.
+"""Train a simple masked policy on ``minodice/Solo-v1`` with numpy only, then score it.
 
 The policy is linear-softmax over the shared observation vector
 (`minodice.envs.encoding`), with illegal actions masked out of the softmax;
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import gymnasium as gym
 import numpy as np
 
-import minodice.envs.gymnasium  # noqa: F401 - registers minodice/Solo-v0
+import minodice.envs.gymnasium  # noqa: F401 - registers minodice/Solo-v1
 from minodice.envs import encoding as E
 
 
@@ -76,7 +76,7 @@ def run_episode(env: gym.Env, policy: MaskedLinearPolicy, seed: int | None, gree
 def train(args: argparse.Namespace) -> MaskedLinearPolicy:
     """REINFORCE with a running-mean baseline, until the time or episode budget runs out."""
     rng = np.random.default_rng(args.seed)
-    env = gym.make("minodice/Solo-v0", opponents=tuple(args.opponents))
+    env = gym.make("minodice/Solo-v1", opponents=tuple(args.opponents))
     low, high = E.observation_bounds(len(args.opponents) + 1)
     scale = np.maximum(np.maximum(np.abs(low), np.abs(high)), 1.0)
     scale[-(len(args.opponents) + 1):] = 500.0  # scores: a few hundred points
@@ -108,7 +108,7 @@ def train(args: argparse.Namespace) -> MaskedLinearPolicy:
 
 def evaluate(policy: MaskedLinearPolicy, opponent: str, games: int, seed: int) -> float:
     """The policy's mean score (most likely legal action) in `games` games against three `opponent`s."""
-    env = gym.make("minodice/Solo-v0", opponents=(opponent,) * 3)
+    env = gym.make("minodice/Solo-v1", opponents=(opponent,) * 3)
     scores = [run_episode(env, policy, seed=seed + g, greedy=True)[1] for g in range(games)]
     env.close()
     return float(np.mean(scores))

@@ -1,4 +1,4 @@
-"""The Gymnasium environment minodice/Solo-v0: the env checker, rewards, errors, the training example."""
+"""The Gymnasium environment minodice/Solo-v1: the env checker, rewards, errors, the training example."""
 
 from __future__ import annotations
 
@@ -25,6 +25,13 @@ def test_registered_and_passes_the_env_checker() -> None:
     env = gym.make(ENV_ID, opponents=("greedy", "random"), illegal="terminate")
     check_env(env.unwrapped, skip_render_check=False)
     env.close()
+
+
+def test_the_first_version_is_refused_naming_the_current_one() -> None:
+    """v0 spoke the version-1 observation; asking for it must not quietly give a larger one."""
+    assert ENV_ID == "minodice/Solo-v1"
+    with pytest.warns(DeprecationWarning), pytest.raises(gym.error.DeprecatedEnv, match="minodice/Solo-v1"):
+        gym.make("minodice/Solo-v0")
 
 
 def test_env_checker_on_every_seat_count() -> None:

@@ -318,12 +318,12 @@ def test_an_observation_does_not_depend_on_what_the_seat_cannot_see() -> None:
 
 def test_gymnasium_make_vec_spaces_and_episodes() -> None:
     gym = pytest.importorskip("gymnasium")
-    import minodice.envs.gymnasium  # noqa: F401 - registers minodice/Solo-v0
+    import minodice.envs.gymnasium  # noqa: F401 - registers minodice/Solo-v1
     from minodice.envs.vector_gym import SoloVectorEnv
 
     with warnings.catch_warnings():  # make_vec and the wrapper check the autoreset metadata: no warning
         warnings.simplefilter("error")
-        envs = gym.make_vec("minodice/Solo-v0", num_envs=6, vectorization_mode="vector_entry_point",
+        envs = gym.make_vec("minodice/Solo-v1", num_envs=6, vectorization_mode="vector_entry_point",
                             opponents=("greedy", "random"), seat=1, scoring="landlubber")
         stats = gym.wrappers.vector.RecordEpisodeStatistics(envs)
     assert isinstance(envs, SoloVectorEnv)
@@ -354,7 +354,7 @@ def test_gymnasium_make_vec_spaces_and_episodes() -> None:
     assert np.array_equal(envs.unwrapped.action_masks(), info["action_mask"])
     with pytest.raises(ValueError, match="vectorization_mode='sync'"):
         SoloVectorEnv(2, ("greedy", "montecarlo"))
-    assert isinstance(gym.make_vec("minodice/Solo-v0", num_envs=2, vectorization_mode="sync"),
+    assert isinstance(gym.make_vec("minodice/Solo-v1", num_envs=2, vectorization_mode="sync"),
                       gym.vector.SyncVectorEnv)
 
 

@@ -1,10 +1,10 @@
 """Mino Dice as a single-agent Gymnasium environment: you against chosen bots (`minodice[rl]`).
 
-Importing this module registers ``minodice/Solo-v0``:
+Importing this module registers ``minodice/Solo-v1``:
 
 >>> import gymnasium as gym
->>> import minodice.envs.gymnasium  # registers minodice/Solo-v0
->>> env = gym.make("minodice/Solo-v0", opponents=("greedy", "random"))
+>>> import minodice.envs.gymnasium  # registers minodice/Solo-v1
+>>> env = gym.make("minodice/Solo-v1", opponents=("greedy", "random"))
 >>> obs, info = env.reset(seed=0)
 >>> obs.shape, info["action_mask"].shape
 ((137,), (16,))
@@ -43,7 +43,7 @@ from .table import Table, check_seats, make_rules
 __all__ = ["ENV_ID", "SoloEnv"]
 
 #: The id this module registers with Gymnasium.
-ENV_ID = "minodice/Solo-v0"
+ENV_ID = "minodice/Solo-v1"
 
 
 class SoloEnv(gym.Env[np.ndarray, int | np.integer]):  # Discrete samples NumPy ints

@@ -57,7 +57,7 @@ class raw_env(AECEnv, EzPickle):  # lower case: PettingZoo's naming convention
     ``"ansi"`` (`render()` returns the table as a spectator sees it).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "minodice_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "minodice_v1", "is_parallelizable": False}
 
     def __init__(
         self,

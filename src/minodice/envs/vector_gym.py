@@ -1,13 +1,13 @@
-"""minodice/Solo-v0 as a Gymnasium vector env: N games at the simulator's speed (`minodice[rl]`).
+"""minodice/Solo-v1 as a Gymnasium vector env: N games at the simulator's speed (`minodice[rl]`).
 
 `SoloVectorEnv` is `gymnasium.vector.VectorEnv` over a `VectorTable`: one
 learner seat against bots the kernel plays (``"greedy"`` or ``"random"``), so
 a batch of N decisions is one compiled call. It is the ``vector_entry_point``
-of ``minodice/Solo-v0``:
+of ``minodice/Solo-v1``:
 
 >>> import gymnasium as gym
->>> import minodice.envs.gymnasium  # registers minodice/Solo-v0
->>> envs = gym.make_vec("minodice/Solo-v0", num_envs=8, vectorization_mode="vector_entry_point")
+>>> import minodice.envs.gymnasium  # registers minodice/Solo-v1
+>>> envs = gym.make_vec("minodice/Solo-v1", num_envs=8, vectorization_mode="vector_entry_point")
 >>> obs, info = envs.reset(seed=0)
 >>> obs.shape, info["action_mask"].shape, envs.single_action_space
 ((8, 173), (8, 16), Discrete(16))
