@@ -63,6 +63,7 @@ from .rules import voids_shown
 from .view import View
 
 __all__ = [
+    "COUNT_SECTIONS",
     "DICE",
     "FACES",
     "MAX_HANDS",
@@ -98,6 +99,8 @@ NUM_BIDS: Final = MAX_HANDS + 1
 NUM_ACTIONS: Final = NUM_BIDS + len(DICE)
 #: Each lead colour's place in the ``lead`` one-hot (the number dice in table order).
 _COLOUR_INDEX: Final = {d: i for i, d in enumerate(NUMBER_DICE)}
+#: The sections holding counts (of dice, tricks or a bid), each at most MAX_HANDS.
+COUNT_SECTIONS: Final = ("dice", "bids", "won", "seen", "rolled")
 #: Generous bounds of a seat's total (the best 8-hand game scores well under 1,500).
 SCORE_BOUND: Final = 2000.0
 
@@ -135,7 +138,7 @@ def observation_bounds(seats: int) -> tuple[np.ndarray, np.ndarray]:
     high = np.ones(observation_size(seats), np.float32)
     offset = 0
     for name, size in layout(seats):
-        if name in ("dice", "bids", "won", "seen", "rolled"):
+        if name in COUNT_SECTIONS:
             high[offset : offset + size] = MAX_HANDS
         elif name == "scores":
             low[offset : offset + size] = -SCORE_BOUND

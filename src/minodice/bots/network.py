@@ -45,6 +45,7 @@ import numpy as np
 from ..codes import quoted
 from ..dice import MAX_SEATS, MIN_SEATS, Die
 from ..encoding import (
+    COUNT_SECTIONS,
     MAX_HANDS,
     NUM_ACTIONS,
     NUM_BIDS,
@@ -108,7 +109,7 @@ def _plan(seats: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, int
         # Per-seat sections are blocks by relative seat, so entry i keeps its offset in the section:
         # relative seat r's block lands in slot r of the 6-seat layout; slots beyond `seats` stay 0.
         where[src_at[name] : src_at[name] + size] = np.arange(dst_at[name], dst_at[name] + size)
-        if name in ("dice", "bids", "won", "seen", "rolled"):
+        if name in COUNT_SECTIONS:
             scale[src_at[name] : src_at[name] + size] = 1.0 / MAX_HANDS
         if name in _DROPPED:
             scale[src_at[name] : src_at[name] + size] = 0.0
