@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from minodice.dice import NUMBER_DICE, Die
-from minodice.encoding import encode, layout
+from minodice.encoding import encode, layout, offsets
 from minodice.game import Deal
 from minodice.rules import voids_shown
 
@@ -14,12 +14,8 @@ R, Y, P, G = Die.RED, Die.YELLOW, Die.PURPLE, Die.GRAY
 
 def section(obs: np.ndarray, seats: int, name: str) -> np.ndarray:
     """The named section of an observation, as [seats, per-seat size]."""
-    o = 0
-    for n, size in layout(seats):
-        if n == name:
-            return obs[o : o + size].reshape(seats, size // seats)
-        o += size
-    raise KeyError(name)
+    o, size = offsets(seats)[name], dict(layout(seats))[name]
+    return obs[o : o + size].reshape(seats, size // seats)
 
 
 def test_voids_shown_by_rolls_under_a_lead_colour() -> None:

@@ -149,8 +149,7 @@ def play_both(seats: int, rules: Rules, opponents: dict[int, str] | None, games:
         slot.play_opponents()
         check_decision(slot, g, obs, info)
     steps = 0
-    names = [name for name, _ in E.layout(seats)]
-    void_at = sum(size for _, size in E.layout(seats)[: names.index("void")])
+    void_at = E.offsets(seats)["void"]
     voids = 0
     while min(s.games for s in slots) < 1 or steps % 5:  # a few steps into the next game too
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
@@ -333,8 +332,7 @@ def test_gymnasium_make_vec_spaces_and_episodes() -> None:
     assert envs.observation_space.shape == (6, E.observation_size(3))
     assert envs.action_space == gym.spaces.MultiDiscrete([E.NUM_ACTIONS] * 6)
     envs = stats
-    names = [name for name, _ in E.layout(3)]
-    scores_at = sum(size for name, size in E.layout(3)[: names.index("scores")])
+    scores_at = E.offsets(3)["scores"]
     obs, info = envs.reset(seed=2)
     assert envs.observation_space.contains(obs)
     rng = np.random.default_rng(0)

@@ -16,7 +16,7 @@ from minodice.bots.network import FEATURES, FEATURES_V1, VALUE_SCALE, PolicyValu
 from minodice.bots.neural import NeuralBot, load_network, shipped_weights
 from minodice.bots.runner import Match
 from minodice.dice import MAX_SEATS, MIN_SEATS
-from minodice.encoding import MAX_HANDS, encode, layout
+from minodice.encoding import MAX_HANDS, encode, layout, offsets
 from minodice.game import Bid, Game, Roll
 from minodice.learn import TrainConfig, Trainer, evaluate_vs_greedy
 from minodice.learn.ppo import Batch, gradients
@@ -25,11 +25,7 @@ SMALL = TrainConfig(seed=3, hidden=(32, 32), selfplay_envs=32, greedy_envs=16, s
 
 
 def _sections(seats: int) -> dict[str, tuple[int, int]]:
-    out, o = {}, 0
-    for name, size in layout(seats):
-        out[name] = (o, size)
-        o += size
-    return out
+    return {name: (offsets(seats)[name], size) for name, size in layout(seats)}
 
 
 @pytest.mark.parametrize("seats", [3, 4, 5, 6])

@@ -59,7 +59,6 @@ from typing import Final
 import numpy as np
 
 from .dice import HANDS_BY_SEATS, MAX_SEATS, MIN_SEATS, NUMBER_DICE, Die, Face
-from .rules import voids_shown
 from .view import View
 
 __all__ = [
@@ -82,6 +81,7 @@ __all__ = [
     "next_bidder",
     "observation_bounds",
     "observation_size",
+    "offsets",
     "roll_action",
 ]
 
@@ -119,6 +119,20 @@ def layout(seats: int) -> list[tuple[str, int]]:
         ("bids", s), ("bid_known", s), ("won", s), ("trick_die", 7 * s), ("trick_face", 11 * s),
         ("leader", s), ("lead", 4), ("seen", 7), ("scores", s), ("rolled", 7 * s), ("void", len(NUMBER_DICE) * s),
     ]
+
+
+def offsets(seats: int) -> dict[str, int]:
+    """Where each section of the observation starts, by name (see `layout`).
+
+    >>> offsets(4)["rolled"], offsets(4)["void"], observation_size(4)
+    (129, 157, 173)
+    """
+    starts: dict[str, int] = {}
+    o = 0
+    for name, size in layout(seats):
+        starts[name] = o
+        o += size
+    return starts
 
 
 def observation_size(seats: int) -> int:
@@ -281,7 +295,7 @@ def encode(view: View, own_bid: int | None = None, *, sequential_bids: bool = Tr
         for roll in t.rolls:
             out[o + 7 * ((roll.seat - me) % n) + roll.die.index] += 1
     o += 7 * n
-    voids = voids_shown(([(r.seat, r.die) for r in t.rolls] for t in view.tricks), n)
+    voids = view.shown_voids()
     for s in range(n):  # void
         for colour in voids[s]:
             out[o + len(NUMBER_DICE) * ((s - me) % n) + _COLOUR_INDEX[colour]] = 1

@@ -895,8 +895,7 @@ class _PastTricks:
     @classmethod
     def of(cls, view: View) -> _PastTricks:
         seats = view.seats
-        voids = R.voids_shown(([(r.seat, r.die) for r in t.rolls] for t in view.tricks), seats)
-        past = cls([[] for _ in range(seats)], voids, [], [0] * seats)
+        past = cls([[] for _ in range(seats)], view.shown_voids(), [], [0] * seats)
         for t in view.tricks:
             for r in t.rolls:
                 past.rolled[r.seat].append(r.die)

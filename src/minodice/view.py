@@ -127,6 +127,10 @@ class View:
             return None
         return TrickState.of(((r.die, r.face) for r in trick.rolls), self.rules)
 
+    def shown_voids(self) -> list[set[Die]]:
+        """Per seat, the colours it has shown it lacks this hand (`rules.voids_shown` of the hand's rolls)."""
+        return R.voids_shown(([(r.seat, r.die) for r in t.rolls] for t in self.tricks), self.seats)
+
     def refusals(self) -> dict[Die, R.Reason]:
         """Each die this seat holds but may not roll now, with the reason (empty when not its turn)."""
         if self.seat is None or self.to_roll != self.seat:

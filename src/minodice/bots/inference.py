@@ -291,7 +291,7 @@ class PosteriorSampler:
         self.active = self.evidence.trust.active and not view.bidding
         self.thin = thin
         pool = list(BAG)
-        self.voids = R.voids_shown(([(r.seat, r.die) for r in t.rolls] for t in view.tricks), view.seats)
+        self.voids = view.shown_voids()
         for t in view.tricks:
             for r in t.rolls:
                 pool.remove(r.die)

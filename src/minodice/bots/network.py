@@ -52,6 +52,7 @@ from ..encoding import (
     encode,
     layout,
     observation_size,
+    offsets,
     roll_action,
 )
 from ..view import View
@@ -85,12 +86,8 @@ FEATURES = FEATURES_V1 + sum(size for name, size in layout(MAX_SEATS) if name in
 def _plan(seats: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, int]]:
     """For `seats`: where each observation entry goes in the 6-seat layout, its scale,
     the target positions zeroed while bidding, and each section's start in the source."""
-    src_at: dict[str, int] = {}
+    src_at = offsets(seats)
     dst_at: dict[str, int] = {}
-    o = 0
-    for name, size in layout(seats):
-        src_at[name] = o
-        o += size
     o = 0
     for name, size in layout(MAX_SEATS):
         if name not in _RECALL:

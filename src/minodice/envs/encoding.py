@@ -24,6 +24,7 @@ from ..encoding import (
     next_bidder,
     observation_bounds,
     observation_size,
+    offsets,
     roll_action,
 )
 
@@ -46,5 +47,6 @@ __all__ = [
     "next_bidder",
     "observation_bounds",
     "observation_size",
+    "offsets",
     "roll_action",
 ]

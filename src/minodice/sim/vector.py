@@ -39,7 +39,7 @@ import functools
 import numpy as np
 
 from ..dice import NUMBER_DICE, Die
-from ..encoding import NUM_BIDS, layout
+from ..encoding import NUM_BIDS, offsets
 from ..jit import njit
 from ..rules import lead_after, shown_void
 from .kernel import (
@@ -133,11 +133,7 @@ L_TDIE, L_TFACE, L_LEADER, L_LEAD, L_SEEN, L_SCORES, L_ROLLED, L_VOID, L_NUM_BID
 def section_offsets(seats: int) -> tuple[int, ...]:
     """The observation's section offsets in `SECTIONS` order, then the first roll action id: the `lay`
     the kernels take for `seats` seats."""
-    at: dict[str, int] = {}
-    o = 0
-    for name, size in layout(seats):
-        at[name] = o
-        o += size
+    at = offsets(seats)
     return (*(at[name] for name in SECTIONS), NUM_BIDS)
 
 
