@@ -64,6 +64,14 @@ def test_a_first_version_network_reads_the_features_before_the_recall(tmp_path: 
         PolicyValueNet.initial(rng, (12,), inputs=100)
 
 
+def test_features_refuse_an_observation_of_another_size_in_words() -> None:
+    """A version-1 observation (29 + 25 * S numbers) is named as such, not met with a broadcasting error."""
+    with pytest.raises(ValueError, match=r"173 numbers for 4 seats \(observation version 2\)"):
+        features(np.zeros((2, 129), np.float32), 4, np.zeros((2, 16), np.float32))
+    with pytest.raises(ValueError, match="16 hints"):
+        features(np.zeros((2, 173), np.float32), 4, np.zeros((2, 9), np.float32))
+
+
 def test_features_hide_who_has_bid_while_bidding() -> None:
     """The engine takes bids at once and the training tables in turn: the network must not tell them apart."""
     game = Game(4, seed=5)

@@ -49,6 +49,7 @@ from ..encoding import (
     MAX_HANDS,
     NUM_ACTIONS,
     NUM_BIDS,
+    OBSERVATION_VERSION,
     encode,
     layout,
     observation_size,
@@ -136,6 +137,11 @@ def features(obs: np.ndarray, seats: int, hints: np.ndarray) -> np.ndarray:
     hints = np.asarray(hints, np.float32)
     if obs.ndim == 1:
         obs, hints = obs[None, :], hints[None, :]
+    if obs.ndim != 2 or obs.shape[1] != observation_size(seats) or hints.shape != (obs.shape[0], NUM_ACTIONS):
+        raise ValueError(
+            f"features take observations of {observation_size(seats)} numbers for {seats} seats (observation "
+            f"version {OBSERVATION_VERSION}) and {NUM_ACTIONS} hints each, not shapes {obs.shape} and {hints.shape}"
+        )
     where, scale, bidding_zero, src = _plan(seats)
     out = np.zeros((obs.shape[0], FEATURES), np.float32)
     out[:, where] = obs * scale
