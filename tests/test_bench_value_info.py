@@ -1,0 +1,80 @@
+"""The value-information benchmark: the host's dice it reads are each seat's own, its value network learns,
+and the script prints its table or refuses bad arguments in words."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from types import ModuleType
+
+import numpy as np
+
+import benchmark_scripts
+from minodice.dice import hands_for
+from minodice.encoding import DICE
+from minodice.envs.vector import VectorTable
+
+SCRIPT = benchmark_scripts.script("bench_value_info")
+
+
+def load() -> ModuleType:
+    return benchmark_scripts.load("bench_value_info")
+
+
+def test_the_others_dice_are_what_each_of_those_seats_sees_as_its_own() -> None:
+    bench = load()
+    table = VectorTable(16, 5, seed=3)
+    _, info = table.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        seat = info["seat"]
+        held = bench.others_dice(table, seat)
+        for g in range(table.num_envs):
+            own = [table.observation(g, (int(seat[g]) + r) % 5)[: len(DICE)] for r in range(1, 5)]
+            assert held[g].tolist() == np.concatenate(own).astype(int).tolist()
+        mask = info["action_mask"].astype(bool)
+        _, _, _, _, info = table.step(np.array([rng.choice(np.flatnonzero(m)) for m in mask]))
+
+
+def test_every_roll_of_every_game_is_kept_with_a_hand_score() -> None:
+    bench = load()
+    x, held, score = bench.roll_decisions(3, 3, seed=5)
+    tricks = sum(range(1, hands_for(3) + 1))
+    assert len(x) == len(held) == len(score) == 3 * 3 * tricks  # each seat rolls once a trick
+    assert held.shape[1] == 2 * 7 and held.sum(axis=1).max() <= 2 * hands_for(3)
+    assert (held.sum(axis=1) == 0).any()  # the last trick of a hand: the others may have rolled already
+    assert (score % 10 == 0).all() and score.min() < 0 < score.max()
+
+
+def test_the_value_network_gradients_match_finite_differences() -> None:
+    bench = load()
+    rng = np.random.default_rng(1)
+    net = bench.ValueNet(5, [4, 3], rng)
+    # float64, so the differences are exact; biases off 0, so no row sits on a ReLU's kink (a layer whose
+    # inputs are all 0 would otherwise give exactly 0 before its ReLU)
+    net.params = [p.astype(np.float64) + (rng.standard_normal(p.shape) * 0.1 if p.ndim == 1 else 0)
+                  for p in net.params]
+    x, y = rng.standard_normal((6, 5)), rng.standard_normal(6)
+    loss = lambda: float(((net.predict(x) - y) ** 2).mean())  # noqa: E731
+    grads = net.gradients(x, y)
+    for p, g in zip(net.params, grads, strict=True):
+        for i in range(p.size):
+            old = p.flat[i]
+            p.flat[i] = old + 1e-6
+            up = loss()
+            p.flat[i] = old - 1e-6
+            down = loss()
+            p.flat[i] = old
+            assert abs((up - down) / 2e-6 - g.flat[i]) < 1e-5
+
+
+def test_the_script_prints_both_errors_and_refuses_bad_arguments() -> None:
+    run = subprocess.run([sys.executable, str(SCRIPT), "--games", "64", "--test-games", "16", "--epochs", "1",
+                          "--seats", "3", "--hidden", "16"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "held out" in run.stdout
+    rows = {line.split()[0]: line.split()[1:] for line in run.stdout.splitlines() if line.strip()}
+    assert set(rows) >= {"any", "0-2", "15+"} and float(rows["any"][1]) > 0
+    for bad in (["--seats", "7"], ["--hidden", "wide"], ["--games", "0"]):
+        out = subprocess.run([sys.executable, str(SCRIPT), *bad], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2 and "error:" in out.stderr and "Traceback" not in out.stderr, out.stderr
