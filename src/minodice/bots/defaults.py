@@ -8,6 +8,7 @@ the server's bot list without importing the numba simulator.
 from __future__ import annotations
 
 __all__ = [
+    "DEFAULT_AGAINST_TABLES",
     "DEFAULT_AMBITION",
     "DEFAULT_BID_PER",
     "DEFAULT_BID_SIMS",
@@ -22,6 +23,7 @@ __all__ = [
     "DEFAULT_POLICY",
     "DEFAULT_RIVALS",
     "DEFAULT_SIMS",
+    "DEFAULT_TABLES",
     "MAX_NETWORK_SIMS",
     "NETWORK_POLICIES",
     "ORACLE_SIGHTS",
@@ -30,6 +32,10 @@ __all__ = [
 
 #: The learned network's hidden layers (`PolicyValueNet.initial`, `TrainConfig`, `minodice train --hidden`).
 DEFAULT_HIDDEN: tuple[int, ...] = (128, 128)
+#: PPO's tables per update (`TrainConfig`, `minodice train --tables`): self-play, against greedy, against a fixed network.
+DEFAULT_TABLES: tuple[int, int, int] = (192, 64, 0)
+#: The same when a fixed network to play against is given (`--against`): half of the tables against it.
+DEFAULT_AGAINST_TABLES: tuple[int, int, int] = (96, 32, 128)
 #: `montecarlo`: playouts per legal die, and per determinization, when no budget is given.
 DEFAULT_SIMS, DEFAULT_PER = 800, 8
 #: Playouts per legal bid, and per determinization, when no budget is given (both searching bots).

@@ -35,6 +35,31 @@ def _check_hidden(text: str | None) -> str | None:
     return text
 
 
+def parse_tables(text: str) -> tuple[int, int, int]:
+    """`--tables` ("96,32,128": self-play, against greedy, against --against), or BadParameter in words."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 5 for p in parts):
+        raise typer.BadParameter(f"give three whole numbers separated by commas, e.g. 96,32,128 (not {text!r})")
+    counts = (int(parts[0]), int(parts[1]), int(parts[2]))
+    if not sum(counts):
+        raise typer.BadParameter(f"at least one table is needed (not {text!r})")
+    return counts
+
+
+def _check_tables(text: str | None) -> str | None:
+    """typer's check of `--tables` (so its message names the option)."""
+    if text is not None:
+        parse_tables(text)
+    return text
+
+
+def _default_tables() -> str:
+    """`--tables`'s defaults, without and with --against (from the light defaults module)."""
+    from ..bots.defaults import DEFAULT_AGAINST_TABLES, DEFAULT_TABLES
+
+    return f"{','.join(map(str, DEFAULT_TABLES))}; with --against {','.join(map(str, DEFAULT_AGAINST_TABLES))}"
+
+
 def _default_hidden() -> str:
     """The network's default hidden layers, as `--hidden` writes them (from the light defaults module)."""
     from ..bots.defaults import DEFAULT_HIDDEN
@@ -61,6 +86,12 @@ def train(
     every: Annotated[int, typer.Option(help="Updates between evaluations against greedy.", min=1)] = 10,
     start: Annotated[Path | None, typer.Option("--from", help="Train on from this network instead of fresh "
                                                "weights.")] = None,
+    against: Annotated[Path | None, typer.Option(help="Also seat the network against this fixed network in every "
+                                                 "other seat (its likeliest moves), at the third kind of --tables; "
+                                                 "each evaluation then also gives its lead over it.")] = None,
+    tables: Annotated[str | None, typer.Option(help=f"Tables an update plays: self-play, against greedy, against "
+                                               f"--against, separated by commas [default: {_default_tables()}].",
+                                               show_default=False, callback=_check_tables)] = None,
     expert: Annotated[str | None, typer.Option(help="Expert iteration instead of PPO: play --games games with this "
                                                "search bot at every seat, then train the network (--from, else the "
                                                "shipped one) on its moves and hand scores.")] = None,
@@ -73,22 +104,24 @@ def train(
     data: Annotated[list[Path] | None, typer.Option(help="Expert iteration on decisions written by --keep instead "
                                                     "of playing games (repeat to join files).")] = None,
 ) -> None:
-    """Train the `neural` bot: PPO in self-play tables and against greedy bots, in the vector environment.
+    """Train the `neural` bot: PPO in self-play tables and against greedy bots (and a fixed network, with
+    --against), in the vector environment.
 
-    Prints, at every evaluation, the decisions trained on and the network's lead over greedy bots.
-    Exit status: 0 done; 2 an option or the --from file is wrong.
+    Prints, at every evaluation, the decisions trained on and the network's lead over greedy bots (and over
+    the --against network). Exit status: 0 done; 2 an option or the --from or --against file is wrong.
     """
     from ..bots.defaults import DEFAULT_HIDDEN
-    from ..bots.neural import load_network
-    from ..codes import printable
-    from ..learn import TrainConfig
-    from ..learn import train as run
 
     widths = parse_hidden(hidden) if hidden is not None else None
     shaping = [name for name, given in (("--hidden", widths is not None), ("--no-recall", not recall)) if given]
     if shaping and (start is not None or expert is not None or data):
         typer.echo(f"error: {' and '.join(shaping)} shape{'s' if len(shaping) == 1 else ''} a new network: "
                    "--from, --expert and --data train an existing one", err=True)
+        raise typer.Exit(2)
+    ppo_only = [name for name, given in (("--against", against is not None), ("--tables", tables is not None)) if given]
+    if ppo_only and (expert is not None or data):
+        typer.echo(f"error: {' and '.join(ppo_only)} shape{'s' if len(ppo_only) == 1 else ''} PPO's tables: "
+                   "--expert and --data train on a search's games instead", err=True)
         raise typer.Exit(2)
     if expert is not None or data:
         if expert is not None and data:
@@ -97,14 +130,36 @@ def train(
         _expert(expert, out, seed=seed, seats=seats, start=start, games=games, epochs=epochs, jobs=jobs,
                 keep=keep, saved=data or [])
         return
+    _ppo(out, seed=seed, updates=updates, minutes=minutes, seats=seats, hidden=widths or DEFAULT_HIDDEN,
+         recall=recall, checkpoints=checkpoints, every=every, start=start, against=against, tables=tables, keep=keep)
+
+
+def _ppo(out: Path, *, seed: int, updates: int | None, minutes: float | None, seats: int, hidden: tuple[int, ...],
+         recall: bool, checkpoints: Path | None, every: int, start: Path | None, against: Path | None,
+         tables: str | None, keep: Path | None) -> None:
+    """PPO (`learn.train`): its options checked in words, then the run, a line at every evaluation."""
+    from ..bots.defaults import DEFAULT_AGAINST_TABLES, DEFAULT_TABLES
+    from ..bots.neural import load_network
+    from ..codes import printable
+    from ..learn import TrainConfig
+    from ..learn import train as run
+
     if keep is not None:
         typer.echo("error: --keep goes with --expert (it writes the games' decisions)", err=True)
         raise typer.Exit(2)
     if (updates is None) == (minutes is None):
         typer.echo("error: give --updates (reproducible) or --minutes", err=True)
         raise typer.Exit(2)
+    counts = parse_tables(tables) if tables is not None else DEFAULT_AGAINST_TABLES if against else DEFAULT_TABLES
+    if (against is None) != (counts[2] == 0):
+        typer.echo("error: the third of --tables plays against a fixed network: give it with --against"
+                   if against is None else "error: --against needs tables to play it at: the third of --tables "
+                   "must be above 0", err=True)
+        raise typer.Exit(2)
     try:
         net = load_network(start) if start is not None else None
+        if against is not None:
+            load_network(against)
         _writable(out)
         if checkpoints is not None:
             _writable(checkpoints / "log.jsonl")
@@ -112,14 +167,20 @@ def train(
         typer.echo(printable(f"error: {exc}"), err=True)
         raise typer.Exit(2) from None
 
-    def report(entry: dict) -> None:
-        typer.echo(f"update {entry['update']:5d}  {entry['decisions']:>11,} decisions  {entry['seconds']:7.0f} s  "
-                   f"lead over greedy {entry['greedy_lead']:+6.1f} ± {entry['greedy_ci95']:.1f}")
-
-    cfg = TrainConfig(seed=seed, seats=seats, hidden=widths or DEFAULT_HIDDEN, recall=recall)
+    cfg = TrainConfig(seed=seed, seats=seats, hidden=hidden, recall=recall,
+                      selfplay_envs=counts[0], greedy_envs=counts[1], against_envs=counts[2],
+                      against=None if against is None else str(against))
     run(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every,
-        start=None if net is None else net.copy(), report=report)
+        start=None if net is None else net.copy(), report=_report)
     typer.echo(f"wrote {out}")
+
+
+def _report(entry: dict) -> None:
+    """One line for an evaluation of a PPO run (its `log.jsonl` entry)."""
+    over_fixed = f"  over --against {entry['against_lead']:+6.1f} ± {entry['against_ci95']:.1f}" \
+        if "against_lead" in entry else ""
+    typer.echo(f"update {entry['update']:5d}  {entry['decisions']:>11,} decisions  {entry['seconds']:7.0f} s  "
+               f"lead over greedy {entry['greedy_lead']:+6.1f} ± {entry['greedy_ci95']:.1f}{over_fixed}")
 
 
 def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path | None, games: int, epochs: int,

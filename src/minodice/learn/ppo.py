@@ -6,7 +6,10 @@ environment (`minodice.envs.vector`) gives it millions of decisions a minute.
 Every seat of the self-play tables is the network being trained; a share of
 the tables seats it against three kernel `greedy` bots instead, so it keeps
 beating a fixed, sensible opponent and does not drift into habits only it
-plays against.
+plays against. Tables against a fixed network (`TrainConfig.against`, off by
+default) seat it
+in every other seat against it, e.g. one trained to imitate `montecarlo`,
+to learn the best reply to a stronger opponent than greedy.
 
 A decision's return is the seat's score for the hand it belongs to (hands
 are scored alone; the next hand starts afresh), its advantage that return
@@ -27,8 +30,16 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ..bots.defaults import DEFAULT_HIDDEN
-from ..bots.network import FEATURES, FEATURES_V1, VALUE_SCALE, PolicyValueNet, features, masked_log_softmax
+from ..bots.defaults import DEFAULT_HIDDEN, DEFAULT_TABLES
+from ..bots.network import (
+    FEATURES,
+    FEATURES_V1,
+    VALUE_SCALE,
+    PolicyValueNet,
+    features,
+    load_network,
+    masked_log_softmax,
+)
 from ..envs.vector import VectorTable
 
 __all__ = ["Adam", "Batch", "Progress", "TrainConfig", "Trainer", "backprop", "evaluate_vs_greedy", "gradients"]
@@ -43,8 +54,12 @@ class TrainConfig:
     hidden: tuple[int, ...] = DEFAULT_HIDDEN
     #: A new network sees the hand's recall (`FEATURES` inputs); False: the first version's inputs.
     recall: bool = True
-    selfplay_envs: int = 192
-    greedy_envs: int = 64
+    selfplay_envs: int = DEFAULT_TABLES[0]
+    greedy_envs: int = DEFAULT_TABLES[1]
+    #: Tables where the network sits in seat 0 against `against`, a fixed network in every other seat.
+    against_envs: int = DEFAULT_TABLES[2]
+    #: That fixed network's file (its likeliest moves; e.g. one trained to imitate montecarlo).
+    against: str | None = None
     steps: int = 128
     epochs: int = 3
     minibatch: int = 2048
@@ -169,10 +184,12 @@ def backprop(net: PolicyValueNet, x: np.ndarray, acts: list[np.ndarray], g_logit
 class _Rollout:
     """Steps one vector table with the network, keeping each decision until its hand is scored."""
 
-    def __init__(self, table: VectorTable, agent_seats: np.ndarray, rng: np.random.Generator, seed: int) -> None:
+    def __init__(self, table: VectorTable, agent_seats: np.ndarray, rng: np.random.Generator, seed: int,
+                 others: PolicyValueNet | None = None) -> None:
         self.table = table
         self.rng = rng
         self.agent = agent_seats  # bool [seats]: seats the network plays
+        self.others = others  # plays the seats the network does not (their likeliest moves), if any
         self.obs, info = table.reset(seed=seed)
         self.info = info
 
@@ -191,6 +208,9 @@ class _Rollout:
             u = self.rng.random(len(p))[:, None] * p.sum(axis=1, keepdims=True)
             a = np.minimum((p.cumsum(axis=1) < u).sum(axis=1), p.shape[1] - 1)
             a = np.where(mask[np.arange(len(a)), a], a, np.where(mask, logits, -np.inf).argmax(axis=1))
+            if self.others is not None:
+                theirs = ~self.agent[seats]
+                a = np.where(theirs, self.others.best_actions(x, mask), a)
             logp = logp_all[np.arange(len(a)), a]
             self.obs, rewards, _, _, self.info = self.table.step(a)
             over = self.info["hand_over"]
@@ -259,6 +279,15 @@ class Trainer:
             agent = np.zeros(seats, bool)
             agent[0] = True
             self.rollouts.append(_Rollout(table, agent, self.rng, cfg.seed + 1))
+        if (cfg.against is None) != (cfg.against_envs == 0):
+            raise ValueError("tables against a fixed network (against_envs) and its file (against) go together")
+        #: The fixed network some tables seat against the one being trained, if any.
+        self.against = None if cfg.against is None else load_network(cfg.against)
+        if self.against is not None:
+            table = VectorTable(cfg.against_envs, seats, seed=cfg.seed + 2, hints=True)
+            agent = np.zeros(seats, bool)
+            agent[0] = True
+            self.rollouts.append(_Rollout(table, agent, self.rng, cfg.seed + 2, self.against))
         self.decisions = 0
         self.updates = 0
         self.seconds = 0.0
@@ -301,24 +330,30 @@ class Trainer:
 
 
 def evaluate_vs_greedy(net: PolicyValueNet, games: int = 2000, *, seats: int = 4, seed: int = 12345,
-                       opponent: str = "greedy") -> dict[str, Any]:
-    """The network (its most likely legal action) in seat 0 against kernel bots (`opponent`): its lead per game.
+                       opponent: str | PolicyValueNet = "greedy") -> dict[str, Any]:
+    """The network (its most likely legal action) in seat 0 against `opponent` in every other seat: a kernel
+    policy ("greedy", "random") or another network (its most likely legal action); its lead per game.
 
     The lead is its mean total minus the other seats' mean total, in the same
-    games, with a 95 % interval over games (fast: kernel opponents, batched).
+    games, with a 95 % interval over games (fast: batched in the vector environment).
     """
     with threadpool_limits(limits=1, user_api="blas"):
         return _evaluate(net, games, seats, seed, opponent)
 
 
-def _evaluate(net: PolicyValueNet, games: int, seats: int, seed: int, opponent: str) -> dict[str, Any]:
-    table = VectorTable(games, seats, opponents={s: opponent for s in range(1, seats)}, seed=seed, hints=True)
+def _evaluate(net: PolicyValueNet, games: int, seats: int, seed: int, opponent: str | PolicyValueNet) -> dict[str, Any]:
+    rival = opponent if isinstance(opponent, PolicyValueNet) else None
+    kernel = None if isinstance(opponent, PolicyValueNet) else {s: opponent for s in range(1, seats)}
+    table = VectorTable(games, seats, opponents=kernel, seed=seed, hints=True)
     obs, info = table.reset(seed=seed)
     done = np.zeros(games, bool)
     lead = np.zeros(games)
     while not done.all():
         x = features(obs, seats, info["hints"])
-        a = net.best_actions(x, info["action_mask"].astype(bool))
+        mask = info["action_mask"].astype(bool)
+        a = net.best_actions(x, mask)
+        if rival is not None:
+            a = np.where(info["seat"] == 0, a, rival.best_actions(x, mask))
         obs, _, terminated, _, info = table.step(a)
         new = terminated & ~done
         if new.any():

@@ -3,7 +3,8 @@
 The log (`log.jsonl` beside the checkpoints, one JSON object per
 evaluation) holds what the learning curve plots: decisions and seconds of
 training so far, the losses, and the network's lead over kernel `greedy`
-bots at that point (`evaluate_vs_greedy`, 95 % interval).
+bots at that point (`evaluate_vs_greedy`, 95 % interval), and with tables against a fixed
+network its lead over that network in every other seat.
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ def train(
     def record(progress: Progress) -> None:
         result = evaluate_vs_greedy(trainer.net, eval_games, seats=cfg.seats, seed=cfg.seed + 7919)
         entry = {**asdict(progress), "greedy_lead": result["lead"], "greedy_ci95": result["ci95"]}
+        if trainer.against is not None:
+            fixed = evaluate_vs_greedy(trainer.net, eval_games, seats=cfg.seats, seed=cfg.seed + 7919,
+                                        opponent=trainer.against)
+            entry.update(against_lead=fixed["lead"], against_ci95=fixed["ci95"])
         trainer.net.meta["greedy_lead"] = result["lead"]
         if checkpoints is not None:
             trainer.net.save(checkpoints / f"update-{progress.update:05d}.npz")
