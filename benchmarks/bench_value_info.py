@@ -6,7 +6,7 @@ only the seat's own view. That helps only if knowing the dice predicts a
 hand's score much better. This measures it: self-play games of the shipped
 network in the vector environment (every seat the network, its likeliest
 move), and at every roll the seat's features, the dice each other seat still
-holds (the host's knowledge, `VectorTable.state`) and the seat's score for
+holds (the host's knowledge, `VectorTable.others_dice`) and the seat's score for
 that hand. Two value networks of the same shape are trained on the same
 decisions with the same seed, one on the features alone and one also given
 the other seats' held dice, and scored on decisions of other games: root mean
@@ -29,23 +29,12 @@ from threadpoolctl import threadpool_limits
 
 from minodice.bots.network import VALUE_SCALE, features, load_network
 from minodice.dice import MAX_SEATS, MIN_SEATS
-from minodice.encoding import DICE, MAX_HANDS, NUM_BIDS
+from minodice.encoding import MAX_HANDS, NUM_BIDS
 from minodice.envs.vector import VectorTable
 from minodice.learn.ppo import Adam
-from minodice.sim import kernel as K
 
-KINDS = len(DICE)  # dice kinds, one count each
 BATCH = 1024  # games stepped at once
 BUCKETS = ((0, 3), (3, 6), (6, 10), (10, 15), (15, 99))
-
-
-def others_dice(table: VectorTable, seat: np.ndarray) -> np.ndarray:
-    """The dice each other seat holds in every game (uint8 [games, 7 * (seats - 1)]), by seat after `seat[g]`:
-    the host's knowledge, read from the table's state."""
-    rows = np.arange(table.num_envs)[:, None]
-    blocks = [table.state[rows, K.H_COUNTS + KINDS * ((seat + r) % table.seats)[:, None] + np.arange(KINDS)]
-              for r in range(1, table.seats)]
-    return np.concatenate(blocks, axis=1).astype(np.uint8)
 
 
 def roll_decisions(games: int, seats: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -62,7 +51,7 @@ def roll_decisions(games: int, seats: int, seed: int) -> tuple[np.ndarray, np.nd
         while True:
             seat, mask = info["seat"], info["action_mask"].astype(bool)
             x = features(obs, seats, info["hints"])
-            held = others_dice(table, seat)
+            held = table.others_dice(seat)
             logits, _ = net.forward(x)
             obs, rewards, done, _, info = table.step(np.where(mask, logits, -np.inf).argmax(axis=1))
             steps.append((x.astype(np.float16), held, seat, ~mask[:, :NUM_BIDS].any(axis=1), info["hand_over"],

@@ -8,6 +8,7 @@ import sys
 from types import ModuleType
 
 import numpy as np
+import pytest
 
 import benchmark_scripts
 from minodice.dice import hands_for
@@ -22,18 +23,19 @@ def load() -> ModuleType:
 
 
 def test_the_others_dice_are_what_each_of_those_seats_sees_as_its_own() -> None:
-    bench = load()
     table = VectorTable(16, 5, seed=3)
     _, info = table.reset()
     rng = np.random.default_rng(0)
     for _ in range(40):
         seat = info["seat"]
-        held = bench.others_dice(table, seat)
+        held = table.others_dice(seat)
         for g in range(table.num_envs):
             own = [table.observation(g, (int(seat[g]) + r) % 5)[: len(DICE)] for r in range(1, 5)]
             assert held[g].tolist() == np.concatenate(own).astype(int).tolist()
         mask = info["action_mask"].astype(bool)
         _, _, _, _, info = table.step(np.array([rng.choice(np.flatnonzero(m)) for m in mask]))
+    with pytest.raises(ValueError, match=r"one seat 0\.\.4 per game"):
+        table.others_dice(np.full(16, 5))
 
 
 def test_every_roll_of_every_game_is_kept_with_a_hand_score() -> None:

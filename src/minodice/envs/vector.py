@@ -175,6 +175,19 @@ class VectorTable:
             info["final_obs"] = final_obs.reshape(n, self._final_seats.size, self.observation_size)
         return obs, rewards, terminated, np.zeros(n, dtype=np.bool_), info
 
+    def others_dice(self, seat: np.ndarray) -> np.ndarray:
+        """The dice every other seat holds in each game g, by seat after `seat[g]` (uint8 [num_envs, 7 *
+        (seats - 1)], counts per kind): the host's knowledge, which no observation shows. For privileged
+        learning (a critic or a teacher that sees the deal), never for an agent's inputs at play."""
+        seat = np.asarray(seat, dtype=np.int64)
+        if seat.shape != (self.num_envs,) or ((seat < 0) | (seat >= self.seats)).any():
+            raise ValueError(f"seat must give one seat 0..{self.seats - 1} per game ({self.num_envs})")
+        kinds = len(E.DICE)
+        rows = np.arange(self.num_envs)[:, None]
+        blocks = [self.state[rows, K.H_COUNTS + kinds * ((seat + r) % self.seats)[:, None] + np.arange(kinds)]
+                  for r in range(1, self.seats)]
+        return np.concatenate(blocks, axis=1).astype(np.uint8)
+
     def observation(self, g: int, seat: int) -> np.ndarray:
         """`seat`'s observation of game `g` as it stands (any seat, not only the one to act)."""
         if not 0 <= g < self.num_envs or not 0 <= seat < self.seats:
