@@ -46,6 +46,7 @@ from ..codes import quoted
 from ..dice import MAX_SEATS, MIN_SEATS, Die
 from ..encoding import (
     COUNT_SECTIONS,
+    DICE,
     MAX_HANDS,
     NUM_ACTIONS,
     NUM_BIDS,
@@ -61,7 +62,7 @@ from .defaults import DEFAULT_HIDDEN
 from .greedy import bid_values, roll_chances
 
 __all__ = [
-    "FEATURES", "FEATURES_V1", "MAX_NETWORK_BYTES", "VALUE_SCALE", "PolicyRolls", "PolicyValueNet", "features", "greedy_hints",
+    "FEATURES", "FEATURES_V1", "MAX_NETWORK_BYTES", "PRIVILEGED", "VALUE_SCALE", "PolicyRolls", "PolicyValueNet", "features", "greedy_hints",
     "load_network", "masked_log_softmax", "masked_softmax", "shipped_weights", "view_features",
 ]
 
@@ -81,6 +82,9 @@ _BASE = sum(size for name, size in layout(MAX_SEATS) if name not in _RECALL)
 FEATURES_V1 = _BASE + _EXTRA + NUM_ACTIONS
 #: Length of the feature vector: the first version's, then the 6-seat recall sections.
 FEATURES = FEATURES_V1 + sum(size for name, size in layout(MAX_SEATS) if name in _RECALL)
+#: Inputs after FEATURES that only training may fill (oracle guiding, `TrainConfig.guide`): the dice each
+#: other seat holds, by relative seat in the 6-seat layout. A network is saved and plays without them.
+PRIVILEGED = len(DICE) * (MAX_SEATS - 1)
 
 
 @functools.cache
@@ -207,8 +211,9 @@ class PolicyValueNet:
     def initial(cls, rng: np.random.Generator, hidden: Sequence[int] = DEFAULT_HIDDEN,
                 inputs: int = FEATURES) -> PolicyValueNet:
         """Fresh weights (He-scaled hidden layers, small heads so the first policy is near uniform);
-        `inputs`: FEATURES, or FEATURES_V1 for a network that does not see the hand's recall."""
-        if inputs not in (FEATURES_V1, FEATURES):
+        `inputs`: FEATURES, or FEATURES_V1 for a network that does not see the hand's recall, or
+        FEATURES + PRIVILEGED for one trained by oracle guiding (`honest` drops those inputs)."""
+        if inputs not in (FEATURES_V1, FEATURES, FEATURES + PRIVILEGED):
             raise ValueError(f"a network reads {FEATURES} inputs (or {FEATURES_V1}, the first version), not {inputs}")
         sizes = [inputs, *hidden]
         params: list[np.ndarray] = []
@@ -230,14 +235,25 @@ class PolicyValueNet:
         return (len(self.params) - 4) // 2
 
     @property
+    def width(self) -> int:
+        """How many input columns the network reads: FEATURES_V1, FEATURES, or FEATURES + PRIVILEGED."""
+        return int(self.params[0].shape[0])
+
+    @property
     def recall(self) -> bool:
         """Whether the network sees the hand's recall (`rolled`, `void`: FEATURES inputs), or is of the
         first version (FEATURES_V1 inputs, the features before them)."""
-        return self.params[0].shape[0] == FEATURES
+        return self.width >= FEATURES
 
     def inputs(self, x: np.ndarray) -> np.ndarray:
-        """The columns of features `x` [B, FEATURES] this network reads."""
-        return x if self.recall else x[:, :FEATURES_V1]
+        """The columns of features `x` [B, FEATURES or more] this network reads (its first `width`)."""
+        return x if x.shape[1] == self.width else x[:, : self.width]
+
+    def honest(self) -> PolicyValueNet:
+        """The network without its privileged inputs (a copy): what it plays when they are 0, as at play."""
+        out = self.copy()
+        out.params[0] = out.params[0][:FEATURES].copy()
+        return out
 
     def hidden(self, x: np.ndarray) -> list[np.ndarray]:
         """The activations of every hidden layer for features `x` (kept for the gradients)."""

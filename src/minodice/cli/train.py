@@ -89,6 +89,10 @@ def train(
     against: Annotated[Path | None, typer.Option(help="Also seat the network against this fixed network in every "
                                                  "other seat (its likeliest moves), at the third kind of --tables; "
                                                  "each evaluation then also gives its lead over it.")] = None,
+    guide: Annotated[int, typer.Option(help="Oracle guiding: for the first N updates the network also sees the "
+                                       "dice every other seat holds, at each decision with a chance falling from "
+                                       "1 to 0; after that, and in the file written, it plays without them.",
+                                       min=0)] = 0,
     tables: Annotated[str | None, typer.Option(help=f"Tables an update plays: self-play, against greedy, against "
                                                f"--against, separated by commas [default: {_default_tables()}].",
                                                show_default=False, callback=_check_tables)] = None,
@@ -105,7 +109,7 @@ def train(
                                                     "of playing games (repeat to join files).")] = None,
 ) -> None:
     """Train the `neural` bot: PPO in self-play tables and against greedy bots (and a fixed network, with
-    --against), in the vector environment.
+    --against; seeing the other seats' dice at first, with --guide), in the vector environment.
 
     Prints, at every evaluation, the decisions trained on and the network's lead over greedy bots (and over
     the --against network). Exit status: 0 done; 2 an option or the --from or --against file is wrong.
@@ -118,10 +122,14 @@ def train(
         typer.echo(f"error: {' and '.join(shaping)} shape{'s' if len(shaping) == 1 else ''} a new network: "
                    "--from, --expert and --data train an existing one", err=True)
         raise typer.Exit(2)
-    ppo_only = [name for name, given in (("--against", against is not None), ("--tables", tables is not None)) if given]
+    ppo_only = [name for name, given in (("--against", against is not None), ("--tables", tables is not None),
+                                         ("--guide", guide > 0)) if given]
     if ppo_only and (expert is not None or data):
-        typer.echo(f"error: {' and '.join(ppo_only)} shape{'s' if len(ppo_only) == 1 else ''} PPO's tables: "
+        typer.echo(f"error: {' and '.join(ppo_only)} shape{'s' if len(ppo_only) == 1 else ''} PPO's training: "
                    "--expert and --data train on a search's games instead", err=True)
+        raise typer.Exit(2)
+    if guide and not recall:
+        typer.echo("error: --guide trains a network that sees the hand's recall: leave out --no-recall", err=True)
         raise typer.Exit(2)
     if expert is not None or data:
         if expert is not None and data:
@@ -131,12 +139,13 @@ def train(
                 keep=keep, saved=data or [])
         return
     _ppo(out, seed=seed, updates=updates, minutes=minutes, seats=seats, hidden=widths or DEFAULT_HIDDEN,
-         recall=recall, checkpoints=checkpoints, every=every, start=start, against=against, tables=tables, keep=keep)
+         recall=recall, checkpoints=checkpoints, every=every, start=start, against=against, tables=tables, keep=keep,
+         guide=guide)
 
 
 def _ppo(out: Path, *, seed: int, updates: int | None, minutes: float | None, seats: int, hidden: tuple[int, ...],
          recall: bool, checkpoints: Path | None, every: int, start: Path | None, against: Path | None,
-         tables: str | None, keep: Path | None) -> None:
+         tables: str | None, keep: Path | None, guide: int) -> None:
     """PPO (`learn.train`): its options checked in words, then the run, a line at every evaluation."""
     from ..bots.defaults import DEFAULT_AGAINST_TABLES, DEFAULT_TABLES
     from ..bots.neural import load_network
@@ -158,6 +167,9 @@ def _ppo(out: Path, *, seed: int, updates: int | None, minutes: float | None, se
         raise typer.Exit(2)
     try:
         net = load_network(start) if start is not None else None
+        if guide and net is not None and not net.recall:
+            raise ValueError(f"--guide trains a network that sees the hand's recall; {start} is of the first "
+                             "version (--no-recall)")
         if against is not None:
             load_network(against)
         _writable(out)
@@ -169,7 +181,7 @@ def _ppo(out: Path, *, seed: int, updates: int | None, minutes: float | None, se
 
     cfg = TrainConfig(seed=seed, seats=seats, hidden=hidden, recall=recall,
                       selfplay_envs=counts[0], greedy_envs=counts[1], against_envs=counts[2],
-                      against=None if against is None else str(against))
+                      against=None if against is None else str(against), guide=guide)
     run(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every,
         start=None if net is None else net.copy(), report=_report)
     typer.echo(f"wrote {out}")

@@ -34,12 +34,14 @@ from ..bots.defaults import DEFAULT_HIDDEN, DEFAULT_TABLES
 from ..bots.network import (
     FEATURES,
     FEATURES_V1,
+    PRIVILEGED,
     VALUE_SCALE,
     PolicyValueNet,
     features,
     load_network,
     masked_log_softmax,
 )
+from ..encoding import MAX_HANDS
 from ..envs.vector import VectorTable
 
 __all__ = ["Adam", "Batch", "Progress", "TrainConfig", "Trainer", "backprop", "evaluate_vs_greedy", "gradients"]
@@ -60,6 +62,9 @@ class TrainConfig:
     against_envs: int = DEFAULT_TABLES[2]
     #: That fixed network's file (its likeliest moves; e.g. one trained to imitate montecarlo).
     against: str | None = None
+    #: Oracle guiding: for the first `guide` updates the network also sees the dice every other seat holds,
+    #: at each decision with a chance falling linearly from 1 to 0; then never (0: off).
+    guide: int = 0
     steps: int = 128
     epochs: int = 3
     minibatch: int = 2048
@@ -193,8 +198,14 @@ class _Rollout:
         self.obs, info = table.reset(seed=seed)
         self.info = info
 
-    def collect(self, net: PolicyValueNet, steps: int) -> Batch:
-        """At least `steps` steps, then on until every game's current hand is scored."""
+    def _privileged(self, seats: np.ndarray, show: float) -> np.ndarray:
+        """The other seats' dice for the rows drawn to be shown (chance `show`; none, and no draw, at 0)."""
+        shown = self.rng.random(len(seats)) < show if show > 0 else np.zeros(len(seats), bool)
+        return _shown(self.table.others_dice(seats), shown)
+
+    def collect(self, net: PolicyValueNet, steps: int, show: float = 0.0) -> Batch:
+        """At least `steps` steps, then on until every game's current hand is scored. A network with
+        privileged inputs (oracle guiding) sees the other seats' dice at each decision with chance `show`."""
         t_x, t_mask, t_a, t_logp, t_v, t_seat, t_over, t_rew = [], [], [], [], [], [], [], []
         start_hand = None
         t = 0
@@ -202,6 +213,8 @@ class _Rollout:
             seats = self.info["seat"]
             mask = self.info["action_mask"].astype(bool)
             x = features(self.obs, self.table.seats, self.info["hints"])
+            if net.width > FEATURES:
+                x = np.concatenate([x, self._privileged(seats, show)], axis=1)
             logits, value = net.forward(x)
             logp_all = masked_log_softmax(logits, mask)
             p = np.where(mask, np.exp(logp_all), 0.0)
@@ -249,6 +262,15 @@ class _Rollout:
         )
 
 
+def _shown(held: np.ndarray, show: np.ndarray) -> np.ndarray:
+    """The privileged inputs: each other seat's held dice (`VectorTable.others_dice`) in the 6-seat layout,
+    scaled as the observation's counts, and zero in the rows not shown."""
+    out = np.zeros((len(held), PRIVILEGED), np.float32)
+    out[:, : held.shape[1]] = held / MAX_HANDS
+    out[~show] = 0.0
+    return out
+
+
 def _closed(over: list[np.ndarray]) -> np.ndarray:
     """[T, N]: whether a hand closed at or after each step (else the decision has no return yet)."""
     out = np.zeros((len(over), len(over[0])), bool)
@@ -265,7 +287,14 @@ class Trainer:
     def __init__(self, cfg: TrainConfig, net: PolicyValueNet | None = None) -> None:
         self.cfg = cfg
         self.rng = np.random.default_rng(cfg.seed)
-        self.net = net or PolicyValueNet.initial(self.rng, cfg.hidden, FEATURES if cfg.recall else FEATURES_V1)
+        if cfg.guide and (not cfg.recall or (net is not None and net.width != FEATURES)):
+            raise ValueError("oracle guiding (guide) trains a network that sees the hand's recall")
+        width = (FEATURES + PRIVILEGED if cfg.guide else FEATURES) if cfg.recall else FEATURES_V1
+        self.net = net or PolicyValueNet.initial(self.rng, cfg.hidden, width)
+        if self.net.width < width:  # a given network, guided: its new inputs start with no weight
+            grown = np.zeros((width, self.net.params[0].shape[1]), np.float32)
+            grown[: self.net.width] = self.net.params[0]
+            self.net.params[0] = grown
         self.net.meta.update({"config": asdict(cfg)})
         self.opt = Adam(self.net.params, cfg.lr)
         seats = cfg.seats
@@ -292,6 +321,10 @@ class Trainer:
         self.updates = 0
         self.seconds = 0.0
 
+    def playing_net(self) -> PolicyValueNet:
+        """The network as it plays: without the privileged inputs of oracle guiding (which it then sees as 0)."""
+        return self.net.honest() if self.net.width > FEATURES else self.net
+
     def update(self) -> Progress:
         """One rollout of every table, then `epochs` passes of minibatch PPO over it (numpy's BLAS on one thread)."""
         with threadpool_limits(limits=1, user_api="blas"):
@@ -299,7 +332,8 @@ class Trainer:
 
     def _update(self) -> Progress:
         began = time.perf_counter()
-        parts = [r.collect(self.net, self.cfg.steps) for r in self.rollouts]
+        show = max(0.0, 1.0 - self.updates / self.cfg.guide) if self.cfg.guide else 0.0
+        parts = [r.collect(self.net, self.cfg.steps, show) for r in self.rollouts]
         batch = Batch(*(np.concatenate([getattr(b, f) for b in parts]) for f in
                         ("x", "mask", "action", "logp", "value", "ret")))
         adv = batch.ret / VALUE_SCALE - batch.value

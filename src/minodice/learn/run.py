@@ -46,15 +46,16 @@ def train(
         checkpoints.mkdir(parents=True, exist_ok=True)
 
     def record(progress: Progress) -> None:
-        result = evaluate_vs_greedy(trainer.net, eval_games, seats=cfg.seats, seed=cfg.seed + 7919)
+        playing = trainer.playing_net()
+        result = evaluate_vs_greedy(playing, eval_games, seats=cfg.seats, seed=cfg.seed + 7919)
         entry = {**asdict(progress), "greedy_lead": result["lead"], "greedy_ci95": result["ci95"]}
         if trainer.against is not None:
-            fixed = evaluate_vs_greedy(trainer.net, eval_games, seats=cfg.seats, seed=cfg.seed + 7919,
-                                        opponent=trainer.against)
+            fixed = evaluate_vs_greedy(playing, eval_games, seats=cfg.seats, seed=cfg.seed + 7919,
+                                       opponent=trainer.against)
             entry.update(against_lead=fixed["lead"], against_ci95=fixed["ci95"])
-        trainer.net.meta["greedy_lead"] = result["lead"]
+        trainer.net.meta["greedy_lead"] = playing.meta["greedy_lead"] = result["lead"]
         if checkpoints is not None:
-            trainer.net.save(checkpoints / f"update-{progress.update:05d}.npz")
+            playing.save(checkpoints / f"update-{progress.update:05d}.npz")
             with (checkpoints / "log.jsonl").open("a", encoding="utf-8") as log:
                 log.write(json.dumps(entry) + "\n")
         if report is not None:
@@ -69,5 +70,6 @@ def train(
     if last is not None and last.update % every != 0:
         record(last)
     out.parent.mkdir(parents=True, exist_ok=True)
-    trainer.net.save(out)
-    return trainer.net
+    playing = trainer.playing_net()
+    playing.save(out)
+    return playing
