@@ -7,9 +7,11 @@ Every seat of the self-play tables is the network being trained; a share of
 the tables seats it against three kernel `greedy` bots instead, so it keeps
 beating a fixed, sensible opponent and does not drift into habits only it
 plays against. Tables against a fixed network (`TrainConfig.against`, off by
-default) seat it
-in every other seat against it, e.g. one trained to imitate `montecarlo`,
-to learn the best reply to a stronger opponent than greedy.
+default) put that network in every other seat, e.g. one trained to imitate
+`montecarlo`, so the network learns its best reply to a stronger opponent
+than greedy. Oracle guiding (`TrainConfig.guide`, off by default, as Suphx
+was trained for Mahjong: Li et al., 2020) lets the network see the other
+seats' dice early in training, ever more rarely, and never once it is done.
 
 A decision's return is the seat's score for the hand it belongs to (hands
 are scored alone; the next hand starts afresh), its advantage that return
