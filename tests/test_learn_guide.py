@@ -86,3 +86,11 @@ def test_train_guide_writes_a_network_that_plays_without_the_dice(tmp_path: Path
         bad = subprocess.run([sys.executable, "-m", "minodice.cli", "train", "--updates", "1", "--guide", "1",
                               "--out", str(tmp_path / "x.npz"), *args], capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+
+
+def test_a_network_that_reads_the_dice_cannot_be_loaded_to_play(tmp_path: Path) -> None:
+    """Only `honest` networks are written; one with privileged inputs, written by hand, is refused at load."""
+    peeking = tmp_path / "peeking.npz"
+    PolicyValueNet.initial(np.random.default_rng(4), (8,), inputs=FEATURES + PRIVILEGED).save(peeking)
+    with pytest.raises(ValueError, match="not a minodice network of this version"):
+        load_network(peeking)
