@@ -77,7 +77,10 @@ def test_train_against_logs_the_lead_over_it_and_refuses_bad_options(tmp_path: P
                           (["--tables", "8,4,8"], "give it with --against"),
                           (["--against", str(untrained), "--tables", "8,4,0"], "the third of --tables must be above 0"),
                           (["--against", str(tmp_path / "none.npz")], "no network file"),
+                          (["--against", str(tmp_path)], f"cannot read the network file '{str(tmp_path)[:10]}"),
+                          (["--tables", "99999999999999999999,0,0"], "each count is 0 to 4,096 tables"),
                           (["--against", str(untrained), "--expert", "greedy"], "--against shapes PPO's training")):
         bad = subprocess.run([sys.executable, "-m", "minodice.cli", "train", "--updates", "1", "--out", str(out),
                               *args], capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+        assert "PosixPath" not in bad.stderr, bad.stderr

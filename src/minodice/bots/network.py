@@ -347,9 +347,9 @@ def load_network(path: str | Path | None = None, *, seats: int = 4) -> PolicyVal
     try:
         return _load(str(Path(path).expanduser()))
     except FileNotFoundError:
-        raise ValueError(f"no network file at {quoted(path)}") from None
+        raise ValueError(f"no network file at {quoted(str(path))}") from None
     except OSError as exc:
-        raise ValueError(f"cannot read the network file {quoted(path)}: {exc.strerror or exc}") from None
+        raise ValueError(f"cannot read the network file {quoted(str(path))}: {exc.strerror or exc}") from None
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,12 +9,14 @@ from typing import Annotated
 
 import typer
 
-__all__ = ["MAX_EXPERT_GAMES", "register", "train"]
+__all__ = ["MAX_EXPERT_GAMES", "MAX_TABLES", "register", "train"]
 
 #: The most games `--expert` plays in one run (their decisions are held in memory: about 0.2 MB a 4-seat game).
 MAX_EXPERT_GAMES = 5_000
 #: `--hidden`: at most this many hidden layers, each of MIN_WIDTH to MAX_WIDTH units.
 MAX_LAYERS, MIN_WIDTH, MAX_WIDTH = 4, 8, 1024
+#: `--tables`: at most this many tables of each kind (an update holds every table's decisions in memory).
+MAX_TABLES = 4096
 
 
 def parse_hidden(text: str) -> tuple[int, ...]:
@@ -38,9 +40,11 @@ def _check_hidden(text: str | None) -> str | None:
 def parse_tables(text: str) -> tuple[int, int, int]:
     """`--tables` ("96,32,128": self-play, against greedy, against --against), or BadParameter in words."""
     parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 5 for p in parts):
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
         raise typer.BadParameter(f"give three whole numbers separated by commas, e.g. 96,32,128 (not {text!r})")
     counts = (int(parts[0]), int(parts[1]), int(parts[2]))
+    if max(counts) > MAX_TABLES:
+        raise typer.BadParameter(f"each count is 0 to {MAX_TABLES:,} tables (not {text!r})")
     if not sum(counts):
         raise typer.BadParameter(f"at least one table is needed (not {text!r})")
     return counts
