@@ -63,7 +63,7 @@ from .greedy import bid_values, roll_chances
 
 __all__ = [
     "FEATURES", "FEATURES_V1", "MAX_NETWORK_BYTES", "PRIVILEGED", "VALUE_SCALE", "PolicyRolls", "PolicyValueNet", "features", "greedy_hints",
-    "load_network", "masked_log_softmax", "masked_softmax", "shipped_weights", "view_features",
+    "load_network", "masked_log_softmax", "masked_softmax", "privileged", "shipped_weights", "view_features",
 ]
 
 #: Points per unit of the value head (hand scores are tens of points).
@@ -161,6 +161,15 @@ def features(obs: np.ndarray, seats: int, hints: np.ndarray) -> np.ndarray:
     out[:, base] = np.where(known, own_bid - won_all[:, 0], 0.0) / MAX_HANDS  # tricks still needed
     out[:, base + 2] = (hand - won_all.sum(axis=1)) / MAX_HANDS  # tricks left
     _put_dice_and_hints(out, obs[:, src["dice"] : src["dice"] + 7], seats, hints)
+    return out
+
+
+def privileged(held: np.ndarray) -> np.ndarray:
+    """The privileged inputs (oracle guiding) from the dice each other seat holds (`VectorTable.others_dice`,
+    uint8 [B, 7 * (seats - 1)]): float32 [B, PRIVILEGED], each relative seat's slot of the 6-seat layout,
+    scaled as the observation's counts."""
+    out = np.zeros((len(held), PRIVILEGED), np.float32)
+    out[:, : held.shape[1]] = held / MAX_HANDS
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -30,11 +31,14 @@ def parse_hidden(text: str) -> tuple[int, ...]:
     return widths
 
 
-def _check_hidden(text: str | None) -> str | None:
-    """typer's check of `--hidden` (so its message names the option)."""
-    if text is not None:
-        parse_hidden(text)
-    return text
+def _checked(parse: Callable[[str], object]) -> Callable[[str | None], str | None]:
+    """typer's check of an option that `parse` reads (so its BadParameter message names the option)."""
+    def check(text: str | None) -> str | None:
+        if text is not None:
+            parse(text)
+        return text
+
+    return check
 
 
 def parse_tables(text: str) -> tuple[int, int, int]:
@@ -48,13 +52,6 @@ def parse_tables(text: str) -> tuple[int, int, int]:
     if not sum(counts):
         raise typer.BadParameter(f"at least one table is needed (not {text!r})")
     return counts
-
-
-def _check_tables(text: str | None) -> str | None:
-    """typer's check of `--tables` (so its message names the option)."""
-    if text is not None:
-        parse_tables(text)
-    return text
 
 
 def _default_tables() -> str:
@@ -81,7 +78,7 @@ def train(
     seats: Annotated[int, typer.Option(help="Players at the training tables.", min=3, max=6)] = 4,
     hidden: Annotated[str | None, typer.Option(help=f"The new network's hidden layers, their widths separated by "
                                                f"commas [default: {_default_hidden()}]; a --from network keeps "
-                                               "its own.", show_default=False, callback=_check_hidden)] = None,
+                                               "its own.", show_default=False, callback=_checked(parse_hidden))] = None,
     recall: Annotated[bool, typer.Option(help="The new network sees the hand's recall: the dice each seat has "
                                          "rolled this hand and the colours it has shown it lacks. --no-recall: "
                                          "the first version's inputs (the shipped networks).")] = True,
@@ -99,7 +96,7 @@ def train(
                                        min=0)] = 0,
     tables: Annotated[str | None, typer.Option(help=f"Tables an update plays: self-play, against greedy, against "
                                                f"--against, separated by commas [default: {_default_tables()}].",
-                                               show_default=False, callback=_check_tables)] = None,
+                                               show_default=False, callback=_checked(parse_tables))] = None,
     expert: Annotated[str | None, typer.Option(help="Expert iteration instead of PPO: play --games games with this "
                                                "search bot at every seat, then train the network (--from, else the "
                                                "shipped one) on its moves and hand scores.")] = None,

@@ -42,11 +42,13 @@ from ..bots.network import (
     features,
     load_network,
     masked_log_softmax,
+    privileged,
 )
-from ..encoding import MAX_HANDS
 from ..envs.vector import VectorTable
 
-__all__ = ["Adam", "Batch", "Progress", "TrainConfig", "Trainer", "backprop", "evaluate_vs_greedy", "gradients"]
+__all__ = [
+    "Adam", "Batch", "Progress", "TrainConfig", "Trainer", "backprop", "evaluate_vs_greedy", "gradients", "hand_returns",
+]
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,7 @@ class _Rollout:
     def _privileged(self, seats: np.ndarray, show: float) -> np.ndarray:
         """The other seats' dice for the rows drawn to be shown (chance `show`; none, and no draw, at 0)."""
         shown = self.rng.random(len(seats)) < show if show > 0 else np.zeros(len(seats), bool)
-        return _shown(self.table.others_dice(seats), shown)
+        return privileged(self.table.others_dice(seats)) * shown[:, None]
 
     def collect(self, net: PolicyValueNet, steps: int, show: float = 0.0) -> Batch:
         """At least `steps` steps, then on until every game's current hand is scored. A network with
@@ -244,16 +246,7 @@ class _Rollout:
                 start_hand |= over
                 if start_hand.all():
                     break
-        # Each decision's return: its seat's score in the hand it belongs to (scanned from the end).
-        T, N = len(t_a), len(t_a[0])
-        ret = np.zeros((T, N), np.float32)
-        current = np.zeros((N, self.table.seats), np.float32)
-        known = np.zeros(N, bool)
-        for i in reversed(range(T)):
-            over = t_over[i]
-            current[over] = t_rew[i][over]
-            known |= over
-            ret[i] = current[np.arange(N), t_seat[i]]
+        ret = hand_returns(t_seat, t_over, t_rew)
         keep = np.stack([self.agent[s] for s in t_seat])  # decisions of the network's seats
         keep &= _closed(t_over)
         sel = keep.reshape(-1)
@@ -264,13 +257,17 @@ class _Rollout:
         )
 
 
-def _shown(held: np.ndarray, show: np.ndarray) -> np.ndarray:
-    """The privileged inputs: each other seat's held dice (`VectorTable.others_dice`) in the 6-seat layout,
-    scaled as the observation's counts, and zero in the rows not shown."""
-    out = np.zeros((len(held), PRIVILEGED), np.float32)
-    out[:, : held.shape[1]] = held / MAX_HANDS
-    out[~show] = 0.0
-    return out
+def hand_returns(seat: list[np.ndarray], over: list[np.ndarray], rewards: list[np.ndarray]) -> np.ndarray:
+    """Each decision's return, its seat's score for the hand it belongs to ([T, N], scanned from the end),
+    from every step's seat to act [N], whether the step ended a hand [N] and the points it gave [N, seats]
+    (0 for decisions whose hand has not ended)."""
+    steps, games = len(seat), len(seat[0])
+    ret = np.zeros((steps, games), np.float32)
+    current = np.zeros_like(rewards[0], dtype=np.float32)
+    for i in reversed(range(steps)):
+        current[over[i]] = rewards[i][over[i]]
+        ret[i] = current[np.arange(games), seat[i]]
+    return ret
 
 
 def _closed(over: list[np.ndarray]) -> np.ndarray:
