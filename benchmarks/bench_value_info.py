@@ -7,9 +7,11 @@ hand's score much better. This measures it: self-play games of the shipped
 network in the vector environment (every seat the network, its likeliest
 move), and at every roll the seat's features, the dice each other seat still
 holds (the host's knowledge, `VectorTable.others_dice`) and the seat's score for
-that hand. Two value networks of the same shape are trained on the same
-decisions with the same seed, one on the features alone and one also given
-the other seats' held dice, and scored on decisions of other games: root mean
+that hand. Two networks of the learned bot's shape (`PolicyValueNet`, only
+its value head trained, with the trainer's gradients and Adam) are trained on
+the same decisions with the same seed, one on the features alone and one also
+given the other seats' held dice (oracle guiding's privileged inputs), and
+scored on decisions of other games: root mean
 square error in points, overall and by how many dice the others still hold
 (a hand's first rolls, where bids were just placed, have the most).
 
@@ -19,7 +21,6 @@ square error in points, overall and by how many dice the others still hold
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 import time
 from collections.abc import Sequence
@@ -27,11 +28,19 @@ from collections.abc import Sequence
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from minodice.bots.network import VALUE_SCALE, features, load_network
+from minodice.bots.network import (
+    FEATURES,
+    PRIVILEGED,
+    VALUE_SCALE,
+    PolicyValueNet,
+    features,
+    load_network,
+    privileged,
+)
 from minodice.dice import MAX_SEATS, MIN_SEATS
-from minodice.encoding import MAX_HANDS, NUM_BIDS
+from minodice.encoding import NUM_ACTIONS, NUM_BIDS
 from minodice.envs.vector import VectorTable
-from minodice.learn.ppo import Adam
+from minodice.learn.ppo import Adam, backprop, hand_returns
 
 BATCH = 1024  # games stepped at once
 BUCKETS = ((0, 3), (3, 6), (6, 10), (10, 15), (15, 99))
@@ -46,87 +55,60 @@ def roll_decisions(games: int, seats: int, seed: int) -> tuple[np.ndarray, np.nd
         n = min(BATCH, games - b)
         table = VectorTable(n, seats, seed=seed * 1_000_003 + b, hints=True)
         obs, info = table.reset()
-        steps: list[tuple[np.ndarray, ...]] = []
-        rows = np.arange(n)
+        x_, held_, seat_, rolling_, over_, rewards_ = [], [], [], [], [], []
         while True:
             seat, mask = info["seat"], info["action_mask"].astype(bool)
             x = features(obs, seats, info["hints"])
-            held = table.others_dice(seat)
+            x_.append(x.astype(np.float16))
+            held_.append(table.others_dice(seat))
+            seat_.append(seat)
+            rolling_.append(~mask[:, :NUM_BIDS].any(axis=1))
             logits, _ = net.forward(x)
             obs, rewards, done, _, info = table.step(np.where(mask, logits, -np.inf).argmax(axis=1))
-            steps.append((x.astype(np.float16), held, seat, ~mask[:, :NUM_BIDS].any(axis=1), info["hand_over"],
-                          rewards))
+            over_.append(info["hand_over"])
+            rewards_.append(rewards)
             if done.all():
                 break
-        score = np.zeros((n, seats), np.float32)
-        for x, held, seat, rolling, over, rewards in reversed(steps):  # each decision's hand score, from the end
-            score[over] = rewards[over]
-            xs.append(x[rolling])
-            hs.append(held[rolling])
-            rs.append(score[rows, seat][rolling])
+        rolling = np.concatenate(rolling_)
+        xs.append(np.concatenate(x_)[rolling])
+        hs.append(np.concatenate(held_)[rolling])
+        rs.append(hand_returns(seat_, over_, rewards_).reshape(-1)[rolling])
     return np.concatenate(xs), np.concatenate(hs), np.concatenate(rs)
 
 
-class ValueNet:
-    """A value-only multilayer perceptron (ReLU), trained by squared error with Adam."""
-
-    def __init__(self, inputs: int, hidden: Sequence[int], rng: np.random.Generator) -> None:
-        sizes = [inputs, *hidden, 1]
-        self.params: list[np.ndarray] = []
-        for a, b in itertools.pairwise(sizes):
-            scale = np.sqrt(2.0 / a) * (0.1 if b == 1 else 1.0)
-            self.params += [(rng.standard_normal((a, b)) * scale).astype(np.float32), np.zeros(b, np.float32)]
-
-    def activations(self, x: np.ndarray) -> list[np.ndarray]:
-        """The inputs and every hidden layer's output (kept for the gradients)."""
-        acts = [x]
-        for i in range(len(self.params) // 2 - 1):
-            acts.append(np.maximum(acts[-1] @ self.params[2 * i] + self.params[2 * i + 1], 0.0))
-        return acts
-
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        """The value of each row, in units of VALUE_SCALE points."""
-        return (self.activations(x)[-1] @ self.params[-2] + self.params[-1])[:, 0]
-
-    def gradients(self, x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
-        """The mean squared error's gradient with respect to every parameter, for targets `y`."""
-        acts = self.activations(x)
-        g = (2.0 * ((acts[-1] @ self.params[-2] + self.params[-1])[:, 0] - y) / len(y))[:, None].astype(np.float32)
-        grads: list[np.ndarray] = [np.empty(0, np.float32)] * len(self.params)
-        for i in reversed(range(len(self.params) // 2)):
-            grads[2 * i] = acts[i].T @ g
-            grads[2 * i + 1] = g.sum(axis=0)
-            if i:
-                g = (g @ self.params[2 * i].T) * (acts[i] > 0)
-        return grads
-
-
 def inputs(x: np.ndarray, held: np.ndarray, see: bool, rows: slice | np.ndarray) -> np.ndarray:
-    """The value network's inputs for `rows`: the features, and with `see` the others' held dice."""
+    """The value network's inputs for `rows`: the features, and with `see` the others' held dice (the
+    privileged inputs of oracle guiding)."""
     part = x[rows].astype(np.float32)
-    return np.concatenate([part, held[rows].astype(np.float32) / MAX_HANDS], axis=1) if see else part
+    return np.concatenate([part, privileged(held[rows])], axis=1) if see else part
 
 
-def train(data: tuple[np.ndarray, ...], see: bool, hidden: Sequence[int], epochs: int, seed: int) -> ValueNet:
-    """A value network trained on `data`, halving the learning rate each epoch past the first half."""
+def train(data: tuple[np.ndarray, ...], see: bool, hidden: Sequence[int], epochs: int, seed: int) -> PolicyValueNet:
+    """The learned bot's network, its value head trained on `data` by squared error (its policy head is
+    left as it starts), halving the learning rate each epoch past the first half."""
     x, held, score = data
     rng = np.random.default_rng(seed)
-    net = ValueNet(x.shape[1] + (held.shape[1] if see else 0), hidden, rng)
+    net = PolicyValueNet.initial(rng, hidden, FEATURES + PRIVILEGED if see else FEATURES)
     opt = Adam(net.params, 1e-3)
-    target = score / VALUE_SCALE
+    target = (score / VALUE_SCALE).astype(np.float32)
     for epoch in range(epochs):
         opt.lr = 1e-3 * 0.5 ** max(0, epoch - epochs // 2)
         order = rng.permutation(len(score))
         for k in range(0, len(order) - 4096 + 1, 4096):
             idx = order[k : k + 4096]
-            opt.step(net.gradients(inputs(x, held, see, idx), target[idx]))
+            rows = inputs(x, held, see, idx)
+            acts = net.hidden(rows)
+            _, value = net.heads(acts[-1])
+            g_value = (2.0 * (value - target[idx]) / len(idx)).astype(np.float32)
+            no_policy = np.zeros((len(idx), NUM_ACTIONS), np.float32)  # the policy head gets no gradient
+            opt.step(backprop(net, rows, acts, no_policy, g_value))
     return net
 
 
-def errors(net: ValueNet, data: tuple[np.ndarray, ...], see: bool) -> np.ndarray:
+def errors(net: PolicyValueNet, data: tuple[np.ndarray, ...], see: bool) -> np.ndarray:
     """Each decision's error in points."""
     x, held, score = data
-    out = [net.predict(inputs(x, held, see, slice(i, i + 65536))) for i in range(0, len(score), 65536)]
+    out = [net.forward(inputs(x, held, see, slice(i, i + 65536)))[1] for i in range(0, len(score), 65536)]
     return np.concatenate(out) * VALUE_SCALE - score
 
 
