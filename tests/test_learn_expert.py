@@ -13,7 +13,7 @@ from minodice.bots.network import FEATURES, PolicyValueNet
 from minodice.bots.neural import load_network
 from minodice.encoding import NUM_ACTIONS, NUM_BIDS
 from minodice.game import Game
-from minodice.learn.expert import ExpertData, collect, evaluate, fit, held_out
+from minodice.learn.expert import ExpertData, collect, evaluate, expert_seat, fit, held_out
 
 SPEC = "montecarlo:sims=24,bid_sims=24"
 
@@ -171,3 +171,46 @@ def test_train_keeps_the_decisions_and_trains_on_them_again(tmp_path: Path) -> N
         bad = subprocess.run([*base, "--data", str(kept), "--out", "/proc/x.npz"], capture_output=True, text=True,
                              timeout=120)
         assert bad.returncode == 2 and "cannot write /proc/x.npz" in bad.stderr, bad.stderr
+
+
+def test_against_opponents_only_the_search_bots_seat_is_kept_and_it_takes_each_seat_in_turn() -> None:
+    """With an opponent, the search bot plays one seat (seat = seed mod seats) and only its decisions are kept:
+    one bid a hand, a roll for every die of the hand, and the hand score that seat made in the game."""
+    seats, games = 3, 3
+    mixed = collect(SPEC, games, seats=seats, seed=50, opponent="greedy")
+    alone = collect(SPEC, 1, seats=seats, seed=50)
+    assert {(int(g), int(s)) for g, s in zip(mixed.game, mixed.seat)} == {
+        (50 + i, expert_seat(50 + i, seats)) for i in range(games)}
+    assert sorted(expert_seat(50 + i, seats) for i in range(games)) == list(range(seats))
+    for seed in range(50, 50 + games):
+        rows = mixed.game == seed
+        game = Game(seats, seed=seed)
+        assert (rows & (mixed.action < NUM_BIDS)).sum() == game.hands
+        assert (rows & (mixed.action >= NUM_BIDS)).sum() == sum(range(1, game.hands + 1))
+    # Greedy opponents play differently from the search bot, so the table's game differs from self-play's.
+    mine = alone.subset((alone.game == 50) & (alone.seat == expert_seat(50, seats)))
+    theirs = mixed.subset(mixed.game == 50)
+    assert len(mine) == len(theirs)
+    assert not np.array_equal(mine.x, theirs.x)
+    again = collect(SPEC, games, seats=seats, seed=50, opponent="greedy")
+    np.testing.assert_array_equal(again.x, mixed.x)
+    np.testing.assert_array_equal(again.score, mixed.score)
+
+
+def test_train_expert_against_an_opponent_command(tmp_path: Path) -> None:
+    out = tmp_path / "vs.npz"
+    base = [sys.executable, "-m", "minodice.cli", "train", "--out", str(out), "--seats", "3", "--seed", "7"]
+    run = subprocess.run([*base, "--expert", SPEC, "--opponent", "greedy", "--games", "3", "--epochs", "1"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "against 2 greedy" in run.stdout and "held-out agree" in run.stdout
+    assert load_network(out).meta["expert"]["opponent"] == "greedy"
+    kept = tmp_path / "kept.npz"
+    collect(SPEC, 1, seats=3, seed=7).save(str(kept))
+    for args, message in ((["--expert", SPEC, "--opponent", "cmd:python3 bot.py"], "--opponent takes a built-in"),
+                          (["--expert", SPEC, "--opponent", "nope"], "unknown bot 'nope'"),
+                          (["--data", str(kept), "--opponent", "greedy"], "--data trains on decisions already"),
+                          (["--opponent", "greedy", "--updates", "1"], "--opponent goes with --expert")):
+        bad = subprocess.run([*base, *args], capture_output=True, text=True, timeout=120)
+        assert bad.returncode == 2 and message in bad.stderr, bad.stderr
+        assert "Traceback" not in bad.stderr

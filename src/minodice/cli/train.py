@@ -98,8 +98,11 @@ def train(
                                                f"--against, separated by commas [default: {_default_tables()}].",
                                                show_default=False, callback=_checked(parse_tables))] = None,
     expert: Annotated[str | None, typer.Option(help="Expert iteration instead of PPO: play --games games with this "
-                                               "search bot at every seat, then train the network (--from, else the "
+                                               "search bot at every seat (or against --opponent), then train the network (--from, else the "
                                                "shipped one) on its moves and hand scores.")] = None,
+    opponent: Annotated[str | None, typer.Option(help="With --expert: seat this bot in every other seat (the search "
+                                                 "bot takes each seat in turn) and train only on the search bot's "
+                                                 "decisions, at the table it is to play at.")] = None,
     games: Annotated[int, typer.Option(help="With --expert: games to play (game i dealt from seed --seed + i).",
                                        min=1, max=MAX_EXPERT_GAMES)] = 200,
     epochs: Annotated[int, typer.Option(help="With --expert: passes over the decisions.", min=1)] = 4,
@@ -137,16 +140,16 @@ def train(
             typer.echo("error: give --expert (play games) or --data (train on saved ones), not both", err=True)
             raise typer.Exit(2)
         _expert(expert, out, seed=seed, seats=seats, start=start, games=games, epochs=epochs, jobs=jobs,
-                keep=keep, saved=data or [])
+                keep=keep, saved=data or [], opponent=opponent)
         return
     _ppo(out, seed=seed, updates=updates, minutes=minutes, seats=seats, hidden=widths or DEFAULT_HIDDEN,
          recall=recall, checkpoints=checkpoints, every=every, start=start, against=against, tables=tables, keep=keep,
-         guide=guide)
+         guide=guide, opponent=opponent)
 
 
 def _ppo(out: Path, *, seed: int, updates: int | None, minutes: float | None, seats: int, hidden: tuple[int, ...],
          recall: bool, checkpoints: Path | None, every: int, start: Path | None, against: Path | None,
-         tables: str | None, keep: Path | None, guide: int) -> None:
+         tables: str | None, keep: Path | None, guide: int, opponent: str | None) -> None:
     """PPO (`learn.train`): its options checked in words, then the run, a line at every evaluation."""
     from ..bots.defaults import DEFAULT_AGAINST_TABLES, DEFAULT_TABLES
     from ..bots.neural import load_network
@@ -154,9 +157,11 @@ def _ppo(out: Path, *, seed: int, updates: int | None, minutes: float | None, se
     from ..learn import TrainConfig
     from ..learn import train as run
 
-    if keep is not None:
-        typer.echo("error: --keep goes with --expert (it writes the games' decisions)", err=True)
-        raise typer.Exit(2)
+    for flag, given, why in (("--keep", keep, "it writes the games' decisions"),
+                             ("--opponent", opponent, "the bot the search plays; PPO's fixed opponent is --against")):
+        if given is not None:
+            typer.echo(f"error: {flag} goes with --expert ({why})", err=True)
+            raise typer.Exit(2)
     if (updates is None) == (minutes is None):
         typer.echo("error: give --updates (reproducible) or --minutes", err=True)
         raise typer.Exit(2)
@@ -197,7 +202,7 @@ def _report(entry: dict) -> None:
 
 
 def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path | None, games: int, epochs: int,
-            jobs: int, keep: Path | None, saved: list[Path]) -> None:
+            jobs: int, keep: Path | None, saved: list[Path], opponent: str | None = None) -> None:
     """Expert iteration's supervised step (`learn.expert`): the search bot's games (or decisions saved by --keep),
     then the network trained on them; its agreement with the search and its value error on the last tenth of
     the games (held out)."""
@@ -209,9 +214,13 @@ def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path |
     loaded = None
     try:
         if spec is not None:
-            if spec.startswith("cmd:"):
-                raise ValueError("--expert takes a built-in bot (it plays every seat of many games), not a program")
-            make_bot(spec)
+            for flag, given in (("--expert", spec), ("--opponent", opponent)):
+                if given is not None and given.startswith("cmd:"):
+                    raise ValueError(f"{flag} takes a built-in bot (it plays many games), not a program")
+                if given is not None:
+                    make_bot(given)
+        elif opponent is not None:
+            raise ValueError("--opponent goes with --expert: --data trains on decisions already played")
         net = load_network(start, seats=seats)
         if out.resolve() in {p.resolve() for p in (*saved, *([keep] if keep else []))}:
             raise ValueError(f"--out {out} would overwrite the decisions: write the network to another file")
@@ -227,8 +236,9 @@ def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path |
         raise typer.Exit(2) from None
     net = net.copy()  # the shipped or cached network stays as it is
     if loaded is None:
-        typer.echo(f"playing {games} games of {spec} at {seats} seats ...")
-        loaded = collect(str(spec), games, seats=seats, seed=seed, jobs=jobs)
+        against = "" if opponent is None else f" against {seats - 1} {opponent}"
+        typer.echo(f"playing {games} games of {spec} at {seats} seats{against} ...")
+        loaded = collect(str(spec), games, seats=seats, seed=seed, jobs=jobs, opponent=opponent)
         if keep is not None:
             loaded.save(str(keep))
             typer.echo(f"wrote the {len(loaded):,} decisions to {keep}")
@@ -241,7 +251,7 @@ def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path |
     after = evaluate(net, test)
     for name, b in before.items():
         typer.echo(f"held-out {name:12s} {b:8.4f} -> {after[name]:8.4f}")
-    source = {"spec": spec, "games": games} if not saved else {"data": [p.name for p in saved],
+    source = {"spec": spec, "opponent": opponent, "games": games} if not saved else {"data": [p.name for p in saved],
                                                                "games": len(set(loaded.game.tolist()))}
     net.meta.update({"expert": {**source, "epochs": epochs, "seed": seed, "decisions": int((~held).sum())}})
     net.save(out)

@@ -29,9 +29,10 @@ from ..bots.network import FEATURES, VALUE_SCALE, PolicyValueNet, masked_log_sof
 from ..dice import Die
 from ..encoding import NUM_ACTIONS, NUM_BIDS, action_mask
 from ..game import Bid, Game, Phase, Roll
+from ..view import View
 from .ppo import Adam, backprop
 
-__all__ = ["ExpertData", "collect", "evaluate", "fit", "held_out"]
+__all__ = ["ExpertData", "collect", "evaluate", "expert_seat", "fit", "held_out"]
 
 _FIELDS = ("x", "mask", "action", "estimate", "score", "hand", "seat", "game")
 
@@ -116,12 +117,17 @@ def _action(move: int | Die) -> int:
     return move if isinstance(move, int) else NUM_BIDS + move.index
 
 
+def _move(game: Game, seat: int, bot: Bot, view: View) -> Bid | Roll:
+    """The bot's bid or roll for `seat` in the phase the game is in."""
+    return Bid(seat, bot.bid(view)) if game.phase is Phase.BID else Roll(seat, bot.roll(view))
+
+
 def _decide(game: Game, seat: int, bot: Bot, rows: dict[str, list[Any]]) -> Bid | Roll:
     """The bot's move for `seat`, its decision appended to `rows`."""
     view = game.observe(seat)
     if hasattr(bot, "last_explanation"):
         bot.last_explanation = None
-    move: Bid | Roll = Bid(seat, bot.bid(view)) if game.phase is Phase.BID else Roll(seat, bot.roll(view))
+    move = _move(game, seat, bot, view)
     # Forced moves are kept too: they teach the value head (their cross-entropy is 0).
     rows["x"].append(view_features(view)[0])
     rows["mask"].append(action_mask(view).astype(bool))
@@ -132,11 +138,19 @@ def _decide(game: Game, seat: int, bot: Bot, rows: dict[str, list[Any]]) -> Bid 
     return move
 
 
-def _play(args: tuple[str, int, int]) -> dict[str, list[Any]]:
-    """One game of `spec` at every seat: its decisions (the game's seed names the game)."""
-    spec, seats, seed = args
+def expert_seat(seed: int, seats: int) -> int:
+    """The seat the search bot takes in the game dealt from `seed` when the others are opponents: each seat in
+    turn, so that no seat's place at the table favours the data."""
+    return seed % seats
+
+
+def _play(args: tuple[str, int, int, str | None]) -> dict[str, list[Any]]:
+    """One game of `spec` at every seat, or at one seat among `opponent` bots: the search bot's decisions
+    (the game's seed names the game)."""
+    spec, seats, seed, opponent = args
     game = Game(seats, seed=seed)
-    bots = [make_bot(spec, seed=f"{seed}-{s}") for s in range(seats)]
+    mine = set(range(seats)) if opponent is None else {expert_seat(seed, seats)}
+    bots = [make_bot(spec if s in mine else str(opponent), seed=f"{seed}-{s}") for s in range(seats)]
     show_dice(bots, game)  # only a clairvoyant teacher (oracle) is shown them
     for s, bot in enumerate(bots):
         bot.start_game(game.setup_view(s))
@@ -144,7 +158,10 @@ def _play(args: tuple[str, int, int]) -> dict[str, list[Any]]:
     while not game.over:
         pending = game.to_act() if game.phase is Phase.BID else [game.turn]
         for seat in pending:
-            game.apply(_decide(game, seat, bots[seat], rows))
+            if seat in mine:
+                game.apply(_decide(game, seat, bots[seat], rows))
+            else:
+                game.apply(_move(game, seat, bots[seat], game.observe(seat)))
     rows["game"] = [seed] * len(rows["action"])
     rows["score"] = [_hand_score(game, h, s) for h, s in zip(rows["hand"], rows["seat"])]
     return rows
@@ -156,9 +173,12 @@ def _hand_score(game: Game, hand: int, seat: int) -> int:
     return scores[seat]
 
 
-def collect(spec: str = "montecarlo", games: int = 10, *, seats: int = 4, seed: int = 0, jobs: int = 1) -> ExpertData:
-    """The decisions of `games` games with `spec` at every seat (game i dealt from seed `seed + i`)."""
-    work = [(spec, seats, seed + i) for i in range(games)]
+def collect(spec: str = "montecarlo", games: int = 10, *, seats: int = 4, seed: int = 0, jobs: int = 1,
+            opponent: str | None = None) -> ExpertData:
+    """The decisions of `games` games with `spec` at every seat (game i dealt from seed `seed + i`); with an
+    `opponent` bot spec, `spec` plays one seat (`expert_seat`) against it in every other, and only its own
+    decisions are kept: the positions and hand scores of the table it is to play at."""
+    work = [(spec, seats, seed + i, opponent) for i in range(games)]
     if jobs > 1:
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             results = pool.map(_play, work, chunksize=1)
