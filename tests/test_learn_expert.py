@@ -208,7 +208,7 @@ def test_train_expert_against_an_opponent_command(tmp_path: Path) -> None:
     kept = tmp_path / "kept.npz"
     collect(SPEC, 1, seats=3, seed=7).save(str(kept))
     for args, message in ((["--expert", SPEC, "--opponent", "cmd:python3 bot.py"], "--opponent takes a built-in"),
-                          (["--expert", SPEC, "--opponent", "nope"], "unknown bot 'nope'"),
+                          (["--expert", SPEC, "--opponent", "nope"], "--opponent: unknown bot 'nope'"),
                           (["--data", str(kept), "--opponent", "greedy"], "--data trains on decisions already"),
                           (["--opponent", "greedy", "--updates", "1"], "--opponent goes with --expert")):
         bad = subprocess.run([*base, *args], capture_output=True, text=True, timeout=120)

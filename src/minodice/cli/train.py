@@ -98,8 +98,9 @@ def train(
                                                f"--against, separated by commas [default: {_default_tables()}].",
                                                show_default=False, callback=_checked(parse_tables))] = None,
     expert: Annotated[str | None, typer.Option(help="Expert iteration instead of PPO: play --games games with this "
-                                               "search bot at every seat (or against --opponent), then train the network (--from, else the "
-                                               "shipped one) on its moves and hand scores.")] = None,
+                                               "search bot at every seat (or against --opponent), then train the "
+                                               "network (--from, else the shipped one) on its moves and hand "
+                                               "scores.")] = None,
     opponent: Annotated[str | None, typer.Option(help="With --expert: seat this bot in every other seat (the search "
                                                  "bot takes each seat in turn) and train only on the search bot's "
                                                  "decisions, at the table it is to play at.")] = None,
@@ -206,7 +207,7 @@ def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path |
     """Expert iteration's supervised step (`learn.expert`): the search bot's games (or decisions saved by --keep),
     then the network trained on them; its agreement with the search and its value error on the last tenth of
     the games (held out)."""
-    from ..bots import BotSpecError, make_bot
+    from ..bots import BotSpecError
     from ..bots.neural import load_network
     from ..codes import printable
     from ..learn.expert import ExpertData, collect, evaluate, fit, held_out
@@ -215,10 +216,7 @@ def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path |
     try:
         if spec is not None:
             for flag, given in (("--expert", spec), ("--opponent", opponent)):
-                if given is not None and given.startswith("cmd:"):
-                    raise ValueError(f"{flag} takes a built-in bot (it plays many games), not a program")
-                if given is not None:
-                    make_bot(given)
+                _check_built_in(flag, given)
         elif opponent is not None:
             raise ValueError("--opponent goes with --expert: --data trains on decisions already played")
         net = load_network(start, seats=seats)
@@ -251,11 +249,25 @@ def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path |
     after = evaluate(net, test)
     for name, b in before.items():
         typer.echo(f"held-out {name:12s} {b:8.4f} -> {after[name]:8.4f}")
-    source = {"spec": spec, "opponent": opponent, "games": games} if not saved else {"data": [p.name for p in saved],
-                                                               "games": len(set(loaded.game.tolist()))}
+    source = ({"spec": spec, "opponent": opponent, "games": games} if not saved
+              else {"data": [p.name for p in saved], "games": len(set(loaded.game.tolist()))})
     net.meta.update({"expert": {**source, "epochs": epochs, "seed": seed, "decisions": int((~held).sum())}})
     net.save(out)
     typer.echo(f"wrote {out}")
+
+
+def _check_built_in(flag: str, spec: str | None) -> None:
+    """Refuse a `flag` bot that is not a built-in one, or not a valid spec (ValueError naming the flag)."""
+    from ..bots import BotSpecError, make_bot
+
+    if spec is None:
+        return
+    if spec.startswith("cmd:"):
+        raise ValueError(f"{flag} takes a built-in bot (it plays many games), not a program")
+    try:
+        make_bot(spec)
+    except BotSpecError as exc:
+        raise ValueError(f"{flag}: {exc}") from None
 
 
 def _writable(path: Path) -> None:

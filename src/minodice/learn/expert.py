@@ -4,10 +4,11 @@ PPO (`learn.ppo`) trains the network against itself and greedy bots, so its
 value head predicts a hand's score when the rest of the hand is played by
 such players. A search that stops at the value head (`neural+search:policy=value`)
 wants the score when it is played as at the table it sits at. Here a search
-bot (`montecarlo` by default) plays every seat of whole games; each decision
-is kept with the seat's features, the legal moves, the move chosen, the
-search's estimate of every move it searched, and the score the seat made in
-that hand. `fit` then trains the network on them: the policy head towards the
+bot (`montecarlo` by default) plays every seat of whole games, or one seat
+against other bots (`opponent`: the table it is to play at); each of its
+decisions is kept with the seat's features, the legal moves, the move
+chosen, the search's estimate of every move it searched, and the score the
+seat made in that hand. `fit` then trains the network on them: the policy head towards the
 search's choices (cross-entropy) and the value head towards the hand scores
 (squared error), as in expert iteration (Anthony et al., 2017) and AlphaZero.
 """
