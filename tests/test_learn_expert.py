@@ -162,6 +162,7 @@ def test_train_keeps_the_decisions_and_trains_on_them_again(tmp_path: Path) -> N
     for args, message in ((["--data", str(tmp_path / "bad.npz")], "is not a file of decisions"),
                           (["--data", str(kept), "--expert", SPEC], "not both"),
                           (["--keep", str(kept), "--updates", "1"], "--keep goes with --expert"),
+                          (["--data", str(kept), "--keep", str(tmp_path / "k.npz")], "--keep goes with --expert"),
                           (["--data", str(kept), "--out", str(kept)], "would overwrite the decisions")):
         out = [] if "--out" in args else ["--out", str(tmp_path / "x.npz")]
         bad = subprocess.run([*base, *args, *out], capture_output=True, text=True, timeout=120)

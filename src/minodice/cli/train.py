@@ -122,35 +122,54 @@ def train(
     from ..bots.defaults import DEFAULT_HIDDEN
 
     widths = parse_hidden(hidden) if hidden is not None else None
-    shaping = [name for name, given in (("--hidden", widths is not None), ("--no-recall", not recall)) if given]
-    if shaping and (start is not None or expert is not None or data):
-        typer.echo(f"error: {' and '.join(shaping)} shape{'s' if len(shaping) == 1 else ''} a new network: "
-                   "--from, --expert and --data train an existing one", err=True)
-        raise typer.Exit(2)
-    ppo_only = [name for name, given in (("--against", against is not None), ("--tables", tables is not None),
-                                         ("--guide", guide > 0)) if given]
-    if ppo_only and (expert is not None or data):
-        typer.echo(f"error: {' and '.join(ppo_only)} shape{'s' if len(ppo_only) == 1 else ''} PPO's training: "
-                   "--expert and --data train on a search's games instead", err=True)
-        raise typer.Exit(2)
-    if guide and not recall:
-        typer.echo("error: --guide trains a network that sees the hand's recall: leave out --no-recall", err=True)
+    refusal = _misplaced(new_shape=[name for name, given in (("--hidden", widths is not None),
+                                                             ("--no-recall", not recall)) if given],
+                         ppo_only=[name for name, given in (("--against", against is not None),
+                                                            ("--tables", tables is not None), ("--guide", guide > 0))
+                                   if given],
+                         expert_only=[name for name, given in (("--keep", keep is not None),
+                                                               ("--opponent", opponent is not None)) if given],
+                         start=start is not None, expert=expert is not None, data=bool(data), guide=guide > 0,
+                         recall=recall)
+    if refusal:
+        typer.echo(f"error: {refusal}", err=True)
         raise typer.Exit(2)
     if expert is not None or data:
-        if expert is not None and data:
-            typer.echo("error: give --expert (play games) or --data (train on saved ones), not both", err=True)
-            raise typer.Exit(2)
         _expert(expert, out, seed=seed, seats=seats, start=start, games=games, epochs=epochs, jobs=jobs,
                 keep=keep, saved=data or [], opponent=opponent)
         return
     _ppo(out, seed=seed, updates=updates, minutes=minutes, seats=seats, hidden=widths or DEFAULT_HIDDEN,
-         recall=recall, checkpoints=checkpoints, every=every, start=start, against=against, tables=tables, keep=keep,
-         guide=guide, opponent=opponent)
+         recall=recall, checkpoints=checkpoints, every=every, start=start, against=against, tables=tables,
+         guide=guide)
+
+
+def _misplaced(*, new_shape: list[str], ppo_only: list[str], expert_only: list[str], start: bool, expert: bool,
+               data: bool, guide: bool, recall: bool) -> str | None:
+    """Why the options given do not go together (None if they do): each kind of training takes its own."""
+    def verb(names: list[str]) -> str:
+        return f"{' and '.join(names)} shape{'s' if len(names) == 1 else ''}"
+
+    if new_shape and (start or expert or data):
+        return f"{verb(new_shape)} a new network: --from, --expert and --data train an existing one"
+    if ppo_only and (expert or data):
+        return f"{verb(ppo_only)} PPO's training: --expert and --data train on a search's games instead"
+    if guide and not recall:
+        return "--guide trains a network that sees the hand's recall: leave out --no-recall"
+    if expert and data:
+        return "give --expert (play games) or --data (train on saved ones), not both"
+    if expert_only and not expert:
+        flag = expert_only[0]
+        if data:
+            return f"{flag} goes with --expert: --data trains on decisions already played"
+        why = {"--keep": "it writes the games' decisions",
+               "--opponent": "the bot the search plays against; PPO's fixed opponent is --against"}
+        return f"{flag} goes with --expert ({why[flag]})"
+    return None
 
 
 def _ppo(out: Path, *, seed: int, updates: int | None, minutes: float | None, seats: int, hidden: tuple[int, ...],
          recall: bool, checkpoints: Path | None, every: int, start: Path | None, against: Path | None,
-         tables: str | None, keep: Path | None, guide: int, opponent: str | None) -> None:
+         tables: str | None, guide: int) -> None:
     """PPO (`learn.train`): its options checked in words, then the run, a line at every evaluation."""
     from ..bots.defaults import DEFAULT_AGAINST_TABLES, DEFAULT_TABLES
     from ..bots.neural import load_network
@@ -158,11 +177,6 @@ def _ppo(out: Path, *, seed: int, updates: int | None, minutes: float | None, se
     from ..learn import TrainConfig
     from ..learn import train as run
 
-    for flag, given, why in (("--keep", keep, "it writes the games' decisions"),
-                             ("--opponent", opponent, "the bot the search plays; PPO's fixed opponent is --against")):
-        if given is not None:
-            typer.echo(f"error: {flag} goes with --expert ({why})", err=True)
-            raise typer.Exit(2)
     if (updates is None) == (minutes is None):
         typer.echo("error: give --updates (reproducible) or --minutes", err=True)
         raise typer.Exit(2)
@@ -207,18 +221,14 @@ def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path |
     """Expert iteration's supervised step (`learn.expert`): the search bot's games (or decisions saved by --keep),
     then the network trained on them; its agreement with the search and its value error on the last tenth of
     the games (held out)."""
-    from ..bots import BotSpecError
     from ..bots.neural import load_network
     from ..codes import printable
     from ..learn.expert import ExpertData, collect, evaluate, fit, held_out
 
     loaded = None
     try:
-        if spec is not None:
-            for flag, given in (("--expert", spec), ("--opponent", opponent)):
-                _check_built_in(flag, given)
-        elif opponent is not None:
-            raise ValueError("--opponent goes with --expert: --data trains on decisions already played")
+        for flag, given in (("--expert", spec), ("--opponent", opponent)):
+            _check_built_in(flag, given)
         net = load_network(start, seats=seats)
         if out.resolve() in {p.resolve() for p in (*saved, *([keep] if keep else []))}:
             raise ValueError(f"--out {out} would overwrite the decisions: write the network to another file")
@@ -229,7 +239,7 @@ def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path |
             loaded = ExpertData.load(*map(str, saved))
             if not len(loaded):
                 raise ValueError("the decision files hold no decisions")
-    except (BotSpecError, ValueError, OSError) as exc:
+    except (ValueError, OSError) as exc:
         typer.echo(printable(f"error: {exc}"), err=True)
         raise typer.Exit(2) from None
     net = net.copy()  # the shipped or cached network stays as it is
