@@ -324,6 +324,35 @@ def test_neural_search_can_play_its_playouts_with_its_network(policy: str) -> No
     assert [c.mean for c in first.choices] == [c.mean for c in second.choices]
 
 
+@pytest.mark.parametrize("policy", ["network", "value"])
+def test_neural_search_playouts_can_model_the_other_seats_by_a_network(policy: str) -> None:
+    """replies=FILE: that network's likeliest moves play the other seats in the playouts, not greedy's,
+    so the estimates change while the moves searched and the budget stay."""
+    mc = "docs/learning/expert-mc-4seats.npz"
+    spec = f"neural+search:policy={policy},prior=0,sims=32,bid_sims=32"
+    plain, modelled = make_bot(spec, seed=4), make_bot(f"{spec},replies={mc}", seed=4)
+    assert f"replies={mc}" in modelled.describe() and make_bot(modelled.describe()).describe() == modelled.describe()
+    game, _ = _roll_the_network_narrows()
+    view = game.observe(0)
+    assert modelled.roll(view) in view.legal_dice and plain.roll(view) in view.legal_dice
+    a, b = plain.last_explanation, modelled.last_explanation
+    assert a is not None and b is not None
+    assert [c.choice for c in a.choices] == [c.choice for c in b.choices] and all(c.n == 32 for c in b.choices)
+    assert [c.mean for c in a.choices] != [c.mean for c in b.choices]
+    bid_view = Game(4, seed=8).observe(0)
+    assert modelled.bid(bid_view) in bid_view.legal_bids
+
+
+def test_neural_search_replies_are_refused_where_they_cannot_play() -> None:
+    """Only the network playouts whose other seats the kernel plays can hand them to a network."""
+    with pytest.raises(BotSpecError, match="replies needs policy network or value"):
+        make_bot("neural+search:replies=docs/learning/expert-mc-4seats.npz")  # greedy playouts
+    with pytest.raises(BotSpecError, match="replies needs policy network or value"):
+        make_bot("neural+search:policy=network-all,replies=docs/learning/expert-mc-4seats.npz")
+    with pytest.raises(BotSpecError, match=r"neural\+search: no network file at 'nowhere\.npz'"):
+        make_bot("neural+search:policy=value,replies=nowhere.npz")
+
+
 @pytest.mark.parametrize("seats", [3, 6])
 def test_neural_search_network_playouts_finish_whole_games_and_refuse_a_time_budget(seats: int) -> None:
     game = Game(seats, seed=seats)

@@ -126,9 +126,10 @@ def finish_in_engine(game: Game, seat: int, first: int, moves: list[int], caller
 
 @settings(max_examples=60, deadline=None)
 @given(seats=st.integers(3, 6), seed=st.integers(0, 10_000), pick=st.integers(0, 11), choice_seed=st.integers(0, 99),
-       caller=st.booleans())
-def test_finishing_a_hand_matches_the_engine(seats: int, seed: int, pick: int, choice_seed: int, caller: bool) -> None:
-    """From a position of the engine, the same uniforms and the same moves give the same hand score."""
+       others=st.sampled_from(["greedy", CALLER, "chooser"]))
+def test_finishing_a_hand_matches_the_engine(seats: int, seed: int, pick: int, choice_seed: int, others: str) -> None:
+    """From a position of the engine, the same uniforms and the same moves give the same hand score, with
+    the other seats played by the kernel's greedy, by `choose` or by a second chooser."""
     found = positions(seats, seed, Rules(hand_start="last_winner") if seed % 2 else None)
     game = found[pick % len(found)]
     seat = game.turn if game.phase is Phase.ROLL else random.Random(seed).randrange(seats)
@@ -143,10 +144,13 @@ def test_finishing_a_hand_matches_the_engine(seats: int, seed: int, pick: int, c
         moves.append(a)
         return np.array([a])
 
+    def reply(obs: np.ndarray, mask: np.ndarray, hints: np.ndarray) -> np.ndarray:
+        return choose(obs, mask, hints)  # the same moves in turn, called as the other seats' own chooser
+
     row = position_row(game)[None, :]
     score = finish_hands(row, np.zeros(1, dtype=np.uint64), seat, np.array([first]), choose, game.rules,
-                         others=CALLER if caller else "greedy", uniforms=uniforms[None, :])
-    assert score.tolist() == [finish_in_engine(game, seat, first, moves, caller)]
+                         others=reply if others == "chooser" else others, uniforms=uniforms[None, :])
+    assert score.tolist() == [finish_in_engine(game, seat, first, moves, others != "greedy")]
 
 
 def test_equal_seeds_give_equal_playouts_and_different_ones_differ() -> None:
@@ -191,7 +195,7 @@ def test_bad_positions_and_moves_are_refused_in_words() -> None:
     with pytest.raises(ValueError, match="one hand and one seat count"):
         finish_hands(mixed, np.zeros(2, dtype=np.uint64), seat, np.array([0, 0]), lambda o, m, h: m.argmax(axis=1),
                      start.rules)
-    with pytest.raises(ValueError, match=r"others must be .* or caller, not 'clever'"):
+    with pytest.raises(ValueError, match=r"others must be .*, caller or a chooser, not 'clever'"):
         finish_hands(position_row(start)[None, :], np.zeros(1, dtype=np.uint64), seat, np.array([0]),
                      lambda o, m, h: m.argmax(axis=1), start.rules, others="clever")
 
@@ -221,5 +225,35 @@ def test_a_leaf_estimate_stops_each_row_after_the_seats_first_moves() -> None:
                 assert cut.tolist() == [1000.0] * 5 and len(calls) == 1
             else:
                 assert cut.tolist() == played.tolist() and not calls
-    with pytest.raises(ValueError, match="leaf estimate needs"):
-        finish_hands(rows, seeds, seat, first, lowest, game.rules, others=CALLER, leaf=leaf, depth=1)
+
+
+def test_a_leaf_estimate_with_chosen_replies_stops_each_row_at_its_own_time() -> None:
+    """With the other seats played by a chooser, rows reach the seat's next move after different numbers
+    of steps (whoever wins the trick leads the next): each row is judged by `leaf` once, when it gets
+    there; the other seats' chooser sees only rows where another seat acts."""
+    game = next(g for g in positions(4, seed=8) if g.phase is Phase.ROLL and len(g.held(g.turn)) >= 3)
+    seat = game.turn
+    games = 64
+    rows = np.repeat(position_row(game)[None, :], games, axis=0)
+    seeds = np.arange(games, dtype=np.uint64)
+    first = np.full(games, NUM_BIDS + game.observe(seat).legal_dice[0].index)
+    lowest = lambda obs, mask, hints: mask.argmax(axis=1)  # noqa: E731
+    judged: list[int] = []
+    replied: list[int] = []
+
+    def leaf(obs: np.ndarray, mask: np.ndarray, hints: np.ndarray) -> np.ndarray:
+        judged.append(obs.shape[0])
+        return np.full(obs.shape[0], 1000.0)
+
+    def reply(obs: np.ndarray, mask: np.ndarray, hints: np.ndarray) -> np.ndarray:
+        replied.append(obs.shape[0])
+        return mask.argmax(axis=1)
+
+    cut = finish_hands(rows, seeds, seat, first, lowest, game.rules, others=reply, leaf=leaf, depth=1)
+    assert cut.tolist() == [1000.0] * games
+    assert sum(judged) == games and len(judged) > 1  # rows got there after different numbers of replies
+    assert max(replied) == games and min(replied) < games  # after the first trick, fewer rows await a reply
+    same = finish_hands(rows, seeds, seat, first, lowest, game.rules, others=lowest, leaf=leaf, depth=1)
+    assert same.tolist() == cut.tolist()
+    kernel = finish_hands(rows, seeds, seat, first, lowest, game.rules, leaf=leaf, depth=1)
+    assert kernel.tolist() == cut.tolist()

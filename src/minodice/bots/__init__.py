@@ -108,7 +108,7 @@ def _neural(rng: random.Random, options: dict[str, str]) -> Bot:
 def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
     from .neural import NeuralSearchBot
 
-    rest = {k: v for k, v in options.items() if k not in ("weights", "prior", "guide", "policy")}
+    rest = {k: v for k, v in options.items() if k not in ("weights", "prior", "guide", "policy", "replies")}
     prior: float | None = None
     if "prior" in options:
         try:
@@ -123,7 +123,7 @@ def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
         raise BotSpecError(f"neural+search: policy must be {', '.join(policies[:-1])} or {policies[-1]}, not {quoted(policy)}")
     try:
         return NeuralSearchBot(rng, weights=options.get("weights"), prior=prior, guide=options.get("guide"),
-                               policy=policy, **_budget("neural+search", rest))
+                               policy=policy, replies=options.get("replies"), **_budget("neural+search", rest))
     except ValueError as exc:
         raise BotSpecError(f"neural+search: {exc}") from None
 
@@ -317,6 +317,9 @@ BUILTIN = BuiltinBots((
             BotOption("guide", D.DEFAULT_NEURAL_GUIDE,
                       f"the decisions the network narrows: {'/'.join(D.NEURAL_GUIDES)} (the others search every move)"),
             _WEIGHTS,
+            BotOption("replies", None,
+                      f"a network file of `minodice train` whose likeliest moves play the other seats in the playouts "
+                      f"of policy {' or '.join(D.REPLY_POLICIES)}, instead of the kernel's greedy"),
             *_MONTECARLO_BUDGET,
             *(_NEURAL_POLICY if o.name == "policy" else o for o in _SEARCH_MODEL),
             _RIVALS,

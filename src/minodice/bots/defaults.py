@@ -28,6 +28,7 @@ __all__ = [
     "NETWORK_POLICIES",
     "ORACLE_SIGHTS",
     "POLICIES",
+    "REPLY_POLICIES",
 ]
 
 #: The learned network's hidden layers (`PolicyValueNet.initial`, `TrainConfig`, `minodice train --hidden`).
@@ -63,6 +64,8 @@ DEFAULT_NEURAL_PRIOR = 0.1
 NEURAL_GUIDES = ("both", "bids", "rolls")
 #: `neural+search`'s playout policies that use its network (`bots.network_playouts`), beside `POLICIES`.
 NETWORK_POLICIES = ("network", "network-all", "value")
+#: The network policies whose other seats the kernel plays, so that `replies=FILE` may play them instead.
+REPLY_POLICIES = ("network", "value")
 #: `neural+search` with a network playout policy: playouts per legal move (die or bid), and per determinization.
 DEFAULT_NETWORK_SIMS, DEFAULT_NETWORK_PER = 512, 4
 #: The most network playouts a move (`sims`, `bid_sims`): they run all at once, about 1.3 kB of state each.

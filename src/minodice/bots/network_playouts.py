@@ -50,10 +50,12 @@ def _value(net: PolicyValueNet, seats: int) -> Chooser:
 
 def network_estimates(
     dets: Sequence[Game], seat: int, moves: Sequence[int], net: PolicyValueNet, policy: str, per: int,
-    rng: random.Random,
+    rng: random.Random, replies: PolicyValueNet | None = None,
 ) -> list[Estimate]:
     """Each move's (flat action id: a bid, or NUM_BIDS + a die kind) estimate of `seat`'s hand score:
-    `per` playouts by `policy` from each determinization in `dets`, the same seeds for every move."""
+    `per` playouts by `policy` from each determinization in `dets`, the same seeds for every move.
+    With `replies` (policies ``network`` and ``value``), that network's likeliest moves play the
+    other seats instead of the kernel's greedy policy."""
     if policy not in NETWORK_POLICIES:
         raise ValueError(f"policy must be one of {', '.join(NETWORK_POLICIES)}, not {quoted(policy)}")
     k, a = len(dets), len(moves)
@@ -64,10 +66,13 @@ def network_estimates(
     seeds = np.tile(np.arange(base, base + k * per, dtype=np.uint64), a)
     first = np.repeat(np.asarray(moves, dtype=np.int64), k * per)
     choose = _best_move(net, seats)
+    if replies is not None and policy == "network-all":
+        raise ValueError("policy=network-all plays every seat by its own network: replies needs network or value")
+    others = CALLER if policy == "network-all" else "greedy" if replies is None else _best_move(replies, seats)
     if policy == "value":
-        values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, leaf=_value(net, seats), depth=1)
+        values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others,
+                              leaf=_value(net, seats), depth=1)
     else:
-        others = CALLER if policy == "network-all" else "greedy"
         values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others)
     means = values.reshape(a, k, per).mean(axis=2)
     out = []

@@ -43,6 +43,7 @@ from .defaults import (
     MAX_NETWORK_SIMS,
     NETWORK_POLICIES,
     NEURAL_GUIDES,
+    REPLY_POLICIES,
 )
 from .explain import ChoiceStat, Explanation
 from .inference import PosteriorSampler
@@ -113,7 +114,7 @@ class NeuralSearchBot(MonteCarloBot):
     name = "neural+search"
 
     def __init__(self, rng: random.Random | None = None, *, weights: str | None = None, prior: float | None = None,
-                 guide: str | None = None, policy: str = "greedy", **budget: Any) -> None:
+                 guide: str | None = None, policy: str = "greedy", replies: str | None = None, **budget: Any) -> None:
         networked = policy in NETWORK_POLICIES
         if networked and budget.get("seconds") is not None:
             raise ValueError(f"policy={policy} takes a playout budget (sims, per), not seconds")
@@ -128,6 +129,11 @@ class NeuralSearchBot(MonteCarloBot):
         #: Which decisions the network narrows ("both", "bids" or "rolls"); the others search every move.
         self.guide = DEFAULT_NEURAL_GUIDE if guide is None else guide
         self.policy = policy
+        if replies is not None and policy not in REPLY_POLICIES:
+            raise ValueError(f"replies needs policy {' or '.join(REPLY_POLICIES)}: the network playouts "
+                             "where the kernel plays the other seats")
+        #: The network whose likeliest moves play the other seats in the network playouts (None: greedy).
+        self.replies = None if replies is None else load_network(replies)
         if networked:  # network playouts cost more than greedy ones: smaller defaults
             self.sims = budget.get("sims") or DEFAULT_NETWORK_SIMS
             self.bid_sims = budget.get("bid_sims") or DEFAULT_NETWORK_SIMS
@@ -138,7 +144,8 @@ class NeuralSearchBot(MonteCarloBot):
                                  f"bid_sims), all at once in memory, not {max(self.sims, self.bid_sims):,}")
         #: With a network policy: determinizations per roll and per bid.
         self._dets = (max(1, (self.sims or 1) // self.per), max(1, (self.bid_sims or 1) // self.bid_per))
-        extra = {"weights": weights, "prior": prior, "guide": guide, "policy": policy if networked else None}
+        extra = {"weights": weights, "prior": prior, "guide": guide, "policy": policy if networked else None,
+                 "replies": replies}
         self._options = {**self._options, **{k: v for k, v in extra.items() if v is not None}}
 
     def describe(self) -> str:
@@ -208,7 +215,8 @@ class NeuralSearchBot(MonteCarloBot):
               began: float) -> _Move:
         """The choice (with its flat action id) whose network-playout estimate is highest, explained."""
         net = self.network.network(view.seats)
-        accs = list(zip(choices, network_estimates(dets, seat_of(view), actions, net, self.policy, per, self.rng)))
+        accs = list(zip(choices, network_estimates(dets, seat_of(view), actions, net, self.policy, per, self.rng,
+                                                   self.replies)))
         chosen = argmax_mean(accs)
         kind, what = ("roll", "die rolled now") if isinstance(chosen, Die) else ("bid", "bid")
         self.last_explanation = explain_choice(kind, seat_of(view), self.describe(), accs, chosen, began,

@@ -85,7 +85,7 @@ def finish_hands(
     choose: Chooser,
     rules: Rules,
     *,
-    others: str = "greedy",
+    others: str | Chooser = "greedy",
     uniforms: np.ndarray | None = None,
     leaf: Chooser | None = None,
     depth: int = 0,
@@ -97,48 +97,66 @@ def finish_hands(
     while the rows' moves agree: common random numbers). `seat`'s first move in row g is `first[g]`
     (an action id: a bid 0..8, or NUM_BIDS + a die kind); its later ones come from `choose`; the
     other seats play the kernel policy `others` ("greedy" or "random"), or with `others` "caller"
-    `choose` plays them too (its observations are then of the seat to act in each row). `uniforms` (float64
+    `choose` plays them too, or `others` is a second `Chooser` that plays them (observations of the
+    seat to act in each row, only the rows where another seat acts). `uniforms` (float64
     [games, L]): draw row g's random numbers from its row instead, in the order `sim.vector`
     documents (the hook the equality tests replay through the engine). With `leaf` and `depth` >= 1,
     a row stops at `seat`'s move after its first `depth` moves (if the hand lasts that long): its
     result is then the points of the hands ended so far plus `leaf`'s estimate of the rest, from
     the same arrays `choose` gets (one number per row).
     """
-    if others != CALLER and others not in K.POLICIES:
-        raise ValueError(f"others must be {', '.join(K.POLICIES)} or {CALLER}, not {others!r}")
-    if leaf is not None and others == CALLER:
-        raise ValueError("a leaf estimate needs the other seats played by the kernel (others greedy or random)")
-    run = _Rows(rows, seeds, seat, rules, others, uniforms)
+    reply = choose if others == CALLER else others if callable(others) else None
+    if reply is None and others not in K.POLICIES:
+        raise ValueError(f"others must be {', '.join(K.POLICIES)}, {CALLER} or a chooser, not {others!r}")
+    run = _Rows(rows, seeds, seat, rules, CALLER if reply is not None else str(others), uniforms)
     games = run.games
     first = np.ascontiguousarray(first, dtype=np.int64)
     if first.shape != (games,):
         raise ValueError(f"first needs one action id per row ({games}), not shape {first.shape}")
-    forced = np.zeros(games, dtype=np.bool_)  # whether `seat` has made its first move
-    moves = 0  # `seat`'s moves made in every row (with kernel opponents the rows keep in step)
+    forced = np.zeros(games, dtype=np.bool_)  # whether `seat` has made its first move, per row
+    moves = np.zeros(games, dtype=np.int64)  # `seat`'s moves made, per row
     score = np.zeros(games, dtype=np.float64)
-    over = np.zeros(games, dtype=np.bool_)
+    done = np.zeros(games, dtype=np.bool_)  # the hand is over, or the leaf has judged the rest
     while True:
-        mine = run.actor == seat
+        mine = (run.actor == seat) & ~done
+        if leaf is not None and depth >= 1:
+            stop = mine & (moves >= depth)
+            if stop.any():
+                score[stop] += _subset(leaf, run.inputs(), stop).astype(np.float64)
+                done |= stop
+                mine &= ~stop
+        if done.all():
+            return score
+        moves += mine
         due = ~forced & mine
-        if leaf is not None and depth >= 1 and moves >= depth and mine.all():
-            return score + np.asarray(leaf(*run.inputs()), dtype=np.float64).reshape(games)
-        moves += int(mine.all())
-        if due.all():
-            actions = first
-        else:
-            actions = np.array(choose(*run.inputs()), dtype=np.int64).reshape(-1)
-            if actions.shape != (games,):
-                raise ValueError(f"choose must give one action id per row ({games}), not {actions.shape[0]}")
-            actions[due] = first[due]
+        actions = run.mask.argmax(axis=1).astype(np.int64)  # rows already done: any legal move
+        actions[due] = first[due]
+        asked = mine & ~due
+        if asked.any():
+            actions[asked] = _actions(choose, run.inputs(), asked)
+        theirs = ~mine & ~done
+        if reply is not None and theirs.any():
+            actions[theirs] = _actions(reply, run.inputs(), theirs)
         forced |= due
         bad = run.step(actions)
         if bad >= 0:
             who = f"seat {seat}'s first move" if due[bad] else "the move choose gave"
             raise ValueError(f"row {bad}: {who}, action {int(actions[bad])}, is not legal there")
-        score += np.where(over, 0.0, run.rewards[:, seat])
-        over |= run.hand_over
-        if over.all():
-            return score
+        score += np.where(done, 0.0, run.rewards[:, seat])
+        done |= run.hand_over
+
+
+def _subset(f: Chooser, inputs: tuple[np.ndarray, np.ndarray, np.ndarray], rows: np.ndarray) -> np.ndarray:
+    """`f` on the `rows` (a boolean mask) of `inputs` only: one number per row picked."""
+    out = np.asarray(f(*(x[rows] for x in inputs))).reshape(-1)
+    if out.shape[0] != int(rows.sum()):
+        raise ValueError(f"a chooser must give one number per row ({int(rows.sum())}), not {out.shape[0]}")
+    return out
+
+
+def _actions(f: Chooser, inputs: tuple[np.ndarray, np.ndarray, np.ndarray], rows: np.ndarray) -> np.ndarray:
+    """`f`'s action ids for the `rows` (a boolean mask) of `inputs`."""
+    return _subset(f, inputs, rows).astype(np.int64)
 
 
 class _Rows:
