@@ -351,6 +351,10 @@ def test_neural_search_replies_are_refused_where_they_cannot_play() -> None:
         make_bot("neural+search:policy=network-all,replies=docs/learning/expert-mc-4seats.npz")
     with pytest.raises(BotSpecError, match=r"neural\+search: no network file at 'nowhere\.npz'"):
         make_bot("neural+search:policy=value,replies=nowhere.npz")
+    with pytest.raises(BotSpecError, match="option replies must name a network file"):
+        make_bot("neural+search:policy=value,replies= ")
+    with pytest.raises(BotSpecError, match="the montecarlo bot has no option 'replies'"):
+        make_bot("montecarlo:replies=docs/learning/expert-mc-4seats.npz")
 
 
 @pytest.mark.parametrize("seats", [3, 6])

@@ -108,7 +108,7 @@ def _neural(rng: random.Random, options: dict[str, str]) -> Bot:
 def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
     from .neural import NeuralSearchBot
 
-    rest = {k: v for k, v in options.items() if k not in ("weights", "prior", "guide", "policy", "replies")}
+    rest = {k: v for k, v in options.items() if k not in ("weights", "prior", "guide", "policy")}
     prior: float | None = None
     if "prior" in options:
         try:
@@ -123,7 +123,7 @@ def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
         raise BotSpecError(f"neural+search: policy must be {', '.join(policies[:-1])} or {policies[-1]}, not {quoted(policy)}")
     try:
         return NeuralSearchBot(rng, weights=options.get("weights"), prior=prior, guide=options.get("guide"),
-                               policy=policy, replies=options.get("replies"), **_budget("neural+search", rest))
+                               policy=policy, **_budget("neural+search", rest))
     except ValueError as exc:
         raise BotSpecError(f"neural+search: {exc}") from None
 

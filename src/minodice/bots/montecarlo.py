@@ -406,7 +406,7 @@ _FLOAT_OPTIONS = ("seconds", "c", "infer", "roll_infer", "bid_beta", "ambition",
 #: The options for which 0 means "off".
 _ZERO_OPTIONS = ("infer", "roll_infer", "ambition", "rivals")
 #: The options that name a file.
-_FILE_OPTIONS = ("roll_net",)
+_FILE_OPTIONS = ("roll_net", "replies")
 
 
 def evidence_model(
