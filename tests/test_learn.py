@@ -16,7 +16,7 @@ from minodice.bots.network import FEATURES, FEATURES_V1, VALUE_SCALE, PolicyValu
 from minodice.bots.neural import NeuralBot, load_network, shipped_weights
 from minodice.bots.runner import Match
 from minodice.dice import MAX_SEATS, MIN_SEATS
-from minodice.encoding import MAX_HANDS, encode, layout, offsets
+from minodice.encoding import DICE, MAX_HANDS, NUM_BIDS, encode, layout, offsets
 from minodice.game import Bid, Game, Roll
 from minodice.learn import TrainConfig, Trainer, evaluate_vs_greedy
 from minodice.learn.ppo import Batch, gradients
@@ -341,6 +341,28 @@ def test_neural_search_playouts_can_model_the_other_seats_by_a_network(policy: s
     assert [c.mean for c in a.choices] != [c.mean for c in b.choices]
     bid_view = Game(4, seed=8).observe(0)
     assert modelled.bid(bid_view) in bid_view.legal_bids
+
+
+def test_neural_search_trust_weighs_the_networks_choice_against_the_estimates() -> None:
+    """trust=T: a move scores its estimate + T x the network's logit, so a large T plays the network's likeliest
+    searched move and 0 (the default) the best estimate."""
+    spec = "neural+search:policy=value,prior=0,sims=32,bid_sims=32"
+    game, _ = _roll_the_network_narrows()
+    view = game.observe(0)
+    mask, logits, _ = NeuralBot().scores(view)
+    likeliest = DICE[int(np.where(mask, logits, -np.inf).argmax()) - NUM_BIDS]
+    plain, trusting = make_bot(spec, seed=6), make_bot(f"{spec},trust=1000", seed=6)
+    assert "trust" not in plain.describe() and "trust=1000" in trusting.describe()
+    best_estimate = plain.roll(view)
+    assert trusting.roll(view) == likeliest
+    a, b = plain.last_explanation, trusting.last_explanation
+    assert a is not None and b is not None and [c.mean for c in a.choices] == [c.mean for c in b.choices]
+    assert best_estimate == max(a.choices, key=lambda c: c.mean).choice != likeliest  # here they disagree
+    assert make_bot(f"{spec},trust=0", seed=6).roll(view) == best_estimate
+    with pytest.raises(BotSpecError, match="trust needs policy network, network-all or value"):
+        make_bot("neural+search:trust=2")  # greedy playouts
+    with pytest.raises(BotSpecError, match="option trust must be 0 or more, not '-1'"):
+        make_bot("neural+search:policy=value,trust=-1")
 
 
 def test_neural_search_replies_are_refused_where_they_cannot_play() -> None:

@@ -317,6 +317,9 @@ BUILTIN = BuiltinBots((
             BotOption("guide", D.DEFAULT_NEURAL_GUIDE,
                       f"the decisions the network narrows: {'/'.join(D.NEURAL_GUIDES)} (the others search every move)"),
             _WEIGHTS,
+            BotOption("trust", D.DEFAULT_NEURAL_TRUST,
+                      "points a move's estimate gains per unit of the network's logit for it, with policy "
+                      f"{', '.join(D.NETWORK_POLICIES[:-1])} or {D.NETWORK_POLICIES[-1]} (0: the estimates alone choose)"),
             BotOption("replies", None,
                       f"a network file of `minodice train` whose likeliest moves play the other seats in the playouts "
                       f"of policy {' or '.join(D.REPLY_POLICIES)}, instead of the kernel's greedy"),

@@ -19,6 +19,7 @@ __all__ = [
     "DEFAULT_LEAF_PER",
     "DEFAULT_NETWORK_PER",
     "DEFAULT_NETWORK_SIMS",
+    "DEFAULT_NEURAL_TRUST",
     "DEFAULT_PER",
     "DEFAULT_POLICY",
     "DEFAULT_RIVALS",
@@ -60,6 +61,9 @@ POLICIES = ("greedy", "random")
 DEFAULT_POLICY = POLICIES[0]
 #: `neural+search`: the least probability the network must give a move for the search to consider it.
 DEFAULT_NEURAL_PRIOR = 0.1
+#: `neural+search` with a network policy: points a move's estimate gains per unit of the network's logit for it
+#: (0: the estimates alone choose).
+DEFAULT_NEURAL_TRUST = 0.0
 #: `neural+search`: which decisions the network narrows before the search, the default first.
 NEURAL_GUIDES = ("both", "bids", "rolls")
 #: `neural+search`'s playout policies that use its network (`bots.network_playouts`), beside `POLICIES`.

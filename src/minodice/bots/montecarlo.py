@@ -402,9 +402,9 @@ def only_legal_roll(bot: SearchingBot, view: View, die: Die) -> Die:
 
 
 #: The options that take a real number (the others take a whole one, or a word).
-_FLOAT_OPTIONS = ("seconds", "c", "infer", "roll_infer", "bid_beta", "ambition", "rivals")
+_FLOAT_OPTIONS = ("seconds", "c", "infer", "roll_infer", "bid_beta", "ambition", "rivals", "trust")
 #: The options for which 0 means "off".
-_ZERO_OPTIONS = ("infer", "roll_infer", "ambition", "rivals")
+_ZERO_OPTIONS = ("infer", "roll_infer", "ambition", "rivals", "trust")
 #: The options that name a file.
 _FILE_OPTIONS = ("roll_net", "replies")
 

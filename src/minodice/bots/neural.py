@@ -40,6 +40,7 @@ from .defaults import (
     DEFAULT_NETWORK_SIMS,
     DEFAULT_NEURAL_GUIDE,
     DEFAULT_NEURAL_PRIOR,
+    DEFAULT_NEURAL_TRUST,
     MAX_NETWORK_SIMS,
     NETWORK_POLICIES,
     NEURAL_GUIDES,
@@ -48,6 +49,7 @@ from .defaults import (
 from .explain import ChoiceStat, Explanation
 from .inference import PosteriorSampler
 from .montecarlo import (
+    Estimate,
     MonteCarloBot,
     argmax_mean,
     explain_choice,
@@ -114,7 +116,8 @@ class NeuralSearchBot(MonteCarloBot):
     name = "neural+search"
 
     def __init__(self, rng: random.Random | None = None, *, weights: str | None = None, prior: float | None = None,
-                 guide: str | None = None, policy: str = "greedy", replies: str | None = None, **budget: Any) -> None:
+                 guide: str | None = None, policy: str = "greedy", replies: str | None = None,
+                 trust: float | None = None, **budget: Any) -> None:
         networked = policy in NETWORK_POLICIES
         if networked and budget.get("seconds") is not None:
             raise ValueError(f"policy={policy} takes a playout budget (sims, per), not seconds")
@@ -132,6 +135,12 @@ class NeuralSearchBot(MonteCarloBot):
         if replies is not None and policy not in REPLY_POLICIES:
             raise ValueError(f"replies needs policy {' or '.join(REPLY_POLICIES)}: the network playouts "
                              "where the kernel plays the other seats")
+        if trust is not None and trust != DEFAULT_NEURAL_TRUST and not networked:
+            raise ValueError(f"trust needs policy {', '.join(NETWORK_POLICIES[:-1])} or {NETWORK_POLICIES[-1]}: "
+                             "it weighs the network's choice against the network playouts' estimates")
+        #: Points a move's estimate gains per unit of the network's logit for it (Gumbel MuZero's mix of logits
+        #: and values): the search overrides the network's likeliest move only by a margin.
+        self.trust = DEFAULT_NEURAL_TRUST if trust is None else float(trust)
         #: The network whose likeliest moves play the other seats in the network playouts (None: greedy).
         self.replies = None if replies is None else load_network(replies)
         if networked:  # network playouts cost more than greedy ones: smaller defaults
@@ -145,7 +154,7 @@ class NeuralSearchBot(MonteCarloBot):
         #: With a network policy: determinizations per roll and per bid.
         self._dets = (max(1, (self.sims or 1) // self.per), max(1, (self.bid_sims or 1) // self.bid_per))
         extra = {"weights": weights, "prior": prior, "guide": guide, "policy": policy if networked else None,
-                 "replies": replies}
+                 "replies": replies, "trust": trust}
         self._options = {**self._options, **{k: v for k, v in extra.items() if v is not None}}
 
     def describe(self) -> str:
@@ -217,11 +226,19 @@ class NeuralSearchBot(MonteCarloBot):
         net = self.network.network(view.seats)
         accs = list(zip(choices, network_estimates(dets, seat_of(view), actions, net, self.policy, per, self.rng,
                                                    self.replies)))
-        chosen = argmax_mean(accs)
+        chosen = argmax_mean(accs) if not self.trust else self._trusted(view, accs, actions)
         kind, what = ("roll", "die rolled now") if isinstance(chosen, Die) else ("bid", "bid")
         self.last_explanation = explain_choice(kind, seat_of(view), self.describe(), accs, chosen, began,
                                                _NETWORK_NOTE.format(what=what, policy=self.policy))
         return chosen
+
+
+    def _trusted(self, view: View, accs: list[tuple[_Move, Estimate]], actions: list[int]) -> _Move:
+        """The choice whose estimate plus `trust` x the network's logit for it is highest (the first of equals):
+        the differences of logits are those of log-probabilities, whatever moves were left out."""
+        _, logits, _ = self.network.scores(view)
+        scores = [est.mean + self.trust * float(logits[a]) for (_, est), a in zip(accs, actions)]
+        return accs[int(np.argmax(scores))][0]
 
 
 _NETWORK_NOTE = "expected score of this hand per {what}: playouts by the network (policy={policy})"
