@@ -357,6 +357,7 @@ def test_neural_search_trust_weighs_the_networks_choice_against_the_estimates() 
     assert trusting.roll(view) == likeliest
     a, b = plain.last_explanation, trusting.last_explanation
     assert a is not None and b is not None and [c.mean for c in a.choices] == [c.mean for c in b.choices]
+    assert "1000 x the network's logit" in b.note and "logit" not in a.note
     assert best_estimate == max(a.choices, key=lambda c: c.mean).choice != likeliest  # here they disagree
     assert make_bot(f"{spec},trust=0", seed=6).roll(view) == best_estimate
     with pytest.raises(BotSpecError, match="trust needs policy network, network-all or value"):

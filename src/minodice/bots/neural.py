@@ -222,14 +222,16 @@ class NeuralSearchBot(MonteCarloBot):
 
     def _best(self, view: View, choices: list[_Move], actions: list[int], dets: list[Game], per: int,
               began: float) -> _Move:
-        """The choice (with its flat action id) whose network-playout estimate is highest, explained."""
+        """The choice (with its flat action id) whose network-playout estimate is highest (with `trust`, plus
+        its share of the network's logit), explained."""
         net = self.network.network(view.seats)
         accs = list(zip(choices, network_estimates(dets, seat_of(view), actions, net, self.policy, per, self.rng,
                                                    self.replies)))
         chosen = argmax_mean(accs) if not self.trust else self._trusted(view, accs, actions)
         kind, what = ("roll", "die rolled now") if isinstance(chosen, Die) else ("bid", "bid")
         self.last_explanation = explain_choice(kind, seat_of(view), self.describe(), accs, chosen, began,
-                                               _NETWORK_NOTE.format(what=what, policy=self.policy))
+                                               _NETWORK_NOTE.format(what=what, policy=self.policy)
+                                               + (_TRUST_NOTE.format(self.trust) if self.trust else ""))
         return chosen
 
 
@@ -242,3 +244,4 @@ class NeuralSearchBot(MonteCarloBot):
 
 
 _NETWORK_NOTE = "expected score of this hand per {what}: playouts by the network (policy={policy})"
+_TRUST_NOTE = "; chosen by that plus {:g} x the network's logit for the move (trust)"
