@@ -18,8 +18,10 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from minodice.bots import BotSpecError, make_bot
-from minodice.game import Bid, Game, Phase, Roll
+from bench_prior import add_teacher_games, teacher_decisions
+
+from minodice.bots import Bot, BotSpecError, make_bot
+from minodice.game import Game
 
 
 @dataclass
@@ -44,32 +46,25 @@ def measure(models: Sequence[str], *, games: int, seed: int, seats: int = 4,
             teacher: str = "montecarlo") -> dict[str, Agreement]:
     """Each model's agreement over `games` games of `teacher` at every seat (game i dealt from `seed + i`)."""
     tallies = {m: Agreement() for m in models}
-    for g in range(games):
-        game = Game(seats, seed=seed + g)
-        players = [make_bot(teacher, seed=f"{seed + g}-{s}") for s in range(seats)]
-        guessers = {m: [make_bot(m, seed=s) for s in range(seats)] for m in models}
-        for s in range(seats):
-            for bot in (players[s], *(guessers[m][s] for m in models)):
-                bot.start_game(game.setup_view(s))
-        while not game.over:
-            for seat in game.to_act() if game.phase is Phase.BID else [game.turn]:
-                view = game.observe(seat)
-                bidding = game.phase is Phase.BID
-                move = players[seat].bid(view) if bidding else players[seat].roll(view)
-                if len(view.legal_bids or view.legal_dice) > 1:
-                    for m in models:
-                        guess = guessers[m][seat].bid(view) if bidding else guessers[m][seat].roll(view)
-                        tallies[m].add(bidding, guess == move)
-                game.apply(Bid(seat, move) if bidding else Roll(seat, move))
+    guessers: dict[str, list[Bot]] = {}
+    current = -1
+    for g, view, move in teacher_decisions(games=games, seed=seed, seats=seats, teacher=teacher):
+        if g != current:  # a new game: fresh bots, told it starts
+            current, setup = g, Game(seats, seed=seed + g)
+            guessers = {m: [make_bot(m, seed=s) for s in range(seats)] for m in models}
+            for bots in guessers.values():
+                for s, bot in enumerate(bots):
+                    bot.start_game(setup.setup_view(s))
+        for m in models:
+            bot = guessers[m][view.seat]
+            guess = bot.bid(view) if view.legal_bids else bot.roll(view)
+            tallies[m].add(bool(view.legal_bids), guess == move)
     return tallies
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=300630)
-    parser.add_argument("--seats", type=int, default=4, choices=range(3, 7))
-    parser.add_argument("--teacher", default="montecarlo", help="the bot playing every seat")
+    add_teacher_games(parser)
     parser.add_argument("--model", action="append", help="a bot spec whose moves are compared (repeat)")
     args = parser.parse_args(argv)
     if args.games < 1:

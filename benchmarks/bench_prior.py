@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from minodice.bots import make_bot
 from minodice.bots.neural import NeuralSearchBot
+from minodice.dice import Die
 from minodice.game import Bid, Game, Phase, Roll
 from minodice.view import View
 
@@ -55,11 +56,9 @@ def prior_bot(weights: str, prior: float) -> NeuralSearchBot:
     return bot
 
 
-def measure(weights: Sequence[str], *, games: int, seed: int, seats: int = 4, prior: float = 0.1,
-            teacher: str = "montecarlo") -> dict[str, Tally]:
-    """Each network's tally over `games` games of `teacher` at every seat (game i dealt from `seed + i`)."""
-    tallies = {w: Tally() for w in weights}
-    bots = {w: prior_bot(w, prior) for w in weights}
+def teacher_decisions(*, games: int, seed: int, seats: int, teacher: str) -> Iterator[tuple[int, View, int | Die]]:
+    """Every decision with a choice in `games` games of `teacher` at every seat (game i dealt from `seed + i`):
+    the game's number, the seat's view and the teacher's move, before the move is played."""
     for g in range(games):
         game = Game(seats, seed=seed + g)
         players = [make_bot(teacher, seed=f"{seed + g}-{s}") for s in range(seats)]
@@ -71,19 +70,33 @@ def measure(weights: Sequence[str], *, games: int, seed: int, seats: int = 4, pr
                 bidding = game.phase is Phase.BID
                 move = players[seat].bid(view) if bidding else players[seat].roll(view)
                 if len(view.legal_bids or view.legal_dice) > 1:
-                    for w, bot in bots.items():
-                        tallies[w].add(move, bot.plausible(view))
+                    yield g, view, move
                 game.apply(Bid(seat, move) if bidding else Roll(seat, move))
+
+
+def add_teacher_games(parser: argparse.ArgumentParser) -> None:
+    """The options choosing `teacher_decisions`' games: --games, --seed, --seats, --teacher."""
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=300630)
+    parser.add_argument("--seats", type=int, default=4, choices=range(3, 7))
+    parser.add_argument("--teacher", default="montecarlo", help="the bot playing every seat")
+
+
+def measure(weights: Sequence[str], *, games: int, seed: int, seats: int = 4, prior: float = 0.1,
+            teacher: str = "montecarlo") -> dict[str, Tally]:
+    """Each network's tally over `games` games of `teacher` at every seat (game i dealt from `seed + i`)."""
+    tallies = {w: Tally() for w in weights}
+    bots = {w: prior_bot(w, prior) for w in weights}
+    for _g, view, move in teacher_decisions(games=games, seed=seed, seats=seats, teacher=teacher):
+        for w, bot in bots.items():
+            tallies[w].add(move, bot.plausible(view))
     return tallies
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=300630)
-    parser.add_argument("--seats", type=int, default=4, choices=range(3, 7))
+    add_teacher_games(parser)
     parser.add_argument("--prior", type=float, default=0.1)
-    parser.add_argument("--teacher", default="montecarlo", help="the bot playing every seat")
     parser.add_argument("--weights", action="append", help=f"a network file, or {SHIPPED!r} (repeat)")
     args = parser.parse_args(argv)
     if args.games < 1 or not 0 <= args.prior <= 1:

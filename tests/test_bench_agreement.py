@@ -13,6 +13,7 @@ TEACHER = "greedy"
 
 
 def load() -> ModuleType:
+    benchmark_scripts.load("bench_prior")  # the script it imports its games from, found beside it when run
     return benchmark_scripts.load("bench_agreement")
 
 

@@ -257,3 +257,7 @@ def test_a_leaf_estimate_with_chosen_replies_stops_each_row_at_its_own_time() ->
     assert same.tolist() == cut.tolist()
     kernel = finish_hands(rows, seeds, seat, first, lowest, game.rules, leaf=leaf, depth=1)
     assert kernel.tolist() == cut.tolist()
+    with pytest.raises(ValueError, match="the move others gave, action 99, is not legal"):
+        finish_hands(rows, seeds, seat, first, lowest, game.rules, others=lambda o, m, h: np.full(o.shape[0], 99))
+    with pytest.raises(ValueError, match=r"a chooser must give one number per row \(64\), not 1"):
+        finish_hands(rows, seeds, seat, first, lowest, game.rules, others=lambda o, m, h: np.zeros(1))

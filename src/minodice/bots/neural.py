@@ -234,7 +234,6 @@ class NeuralSearchBot(MonteCarloBot):
                                                + (_TRUST_NOTE.format(self.trust) if self.trust else ""))
         return chosen
 
-
     def _trusted(self, view: View, accs: list[tuple[_Move, Estimate]], actions: list[int]) -> _Move:
         """The choice whose estimate plus `trust` x the network's logit for it is highest (the first of equals):
         the differences of logits are those of log-probabilities, whatever moves were left out."""

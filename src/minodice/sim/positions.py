@@ -119,10 +119,11 @@ def finish_hands(
     done = np.zeros(games, dtype=np.bool_)  # the hand is over, or the leaf has judged the rest
     while True:
         mine = (run.actor == seat) & ~done
-        if leaf is not None and depth >= 1:
+        inputs = run.inputs() if (mine & forced).any() or reply is not None else None
+        if leaf is not None and depth >= 1 and inputs is not None:
             stop = mine & (moves >= depth)
             if stop.any():
-                score[stop] += _subset(leaf, run.inputs(), stop).astype(np.float64)
+                score[stop] += _subset(leaf, inputs, stop).astype(np.float64)
                 done |= stop
                 mine &= ~stop
         if done.all():
@@ -132,15 +133,16 @@ def finish_hands(
         actions = run.mask.argmax(axis=1).astype(np.int64)  # rows already done: any legal move
         actions[due] = first[due]
         asked = mine & ~due
-        if asked.any():
-            actions[asked] = _actions(choose, run.inputs(), asked)
+        if asked.any() and inputs is not None:
+            actions[asked] = _actions(choose, inputs, asked)
         theirs = ~mine & ~done
-        if reply is not None and theirs.any():
-            actions[theirs] = _actions(reply, run.inputs(), theirs)
+        if reply is not None and inputs is not None and theirs.any():
+            actions[theirs] = _actions(reply, inputs, theirs)
         forced |= due
         bad = run.step(actions)
         if bad >= 0:
-            who = f"seat {seat}'s first move" if due[bad] else "the move choose gave"
+            who = (f"seat {seat}'s first move" if due[bad] else "the move choose gave" if mine[bad]
+                   else "the move others gave")
             raise ValueError(f"row {bad}: {who}, action {int(actions[bad])}, is not legal there")
         score += np.where(done, 0.0, run.rewards[:, seat])
         done |= run.hand_over
