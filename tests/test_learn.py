@@ -364,6 +364,9 @@ def test_neural_search_trust_weighs_the_networks_choice_against_the_estimates() 
         make_bot("neural+search:trust=2")  # greedy playouts
     with pytest.raises(BotSpecError, match="option trust must be 0 or more, not '-1'"):
         make_bot("neural+search:policy=value,trust=-1")
+    with pytest.raises(BotSpecError) as bad:
+        make_bot("neural+search:policy=value,trust=x")
+    assert str(bad.value) == "neural+search: option trust must be a number, not 'x'"  # the bot named once
 
 
 def test_neural_search_replies_are_refused_where_they_cannot_play() -> None:

@@ -121,9 +121,10 @@ def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
     policies = (*D.POLICIES, *D.NETWORK_POLICIES)
     if policy not in policies:
         raise BotSpecError(f"neural+search: policy must be {', '.join(policies[:-1])} or {policies[-1]}, not {quoted(policy)}")
+    budget = _budget("neural+search", rest)  # its errors name the bot already
     try:
         return NeuralSearchBot(rng, weights=options.get("weights"), prior=prior, guide=options.get("guide"),
-                               policy=policy, **_budget("neural+search", rest))
+                               policy=policy, **budget)
     except ValueError as exc:
         raise BotSpecError(f"neural+search: {exc}") from None
 
