@@ -25,7 +25,7 @@ import numpy as np
 from ..codes import quoted
 from ..game import Game
 from ..sim.positions import CALLER, Chooser, finish_hands, position_row
-from .defaults import NETWORK_POLICIES
+from .defaults import NETWORK_POLICIES, REPLY_POLICIES
 from .montecarlo import Estimate
 from .network import VALUE_SCALE, PolicyValueNet, features
 
@@ -66,8 +66,9 @@ def network_estimates(
     seeds = np.tile(np.arange(base, base + k * per, dtype=np.uint64), a)
     first = np.repeat(np.asarray(moves, dtype=np.int64), k * per)
     choose = _best_move(net, seats)
-    if replies is not None and policy == "network-all":
-        raise ValueError("policy=network-all plays every seat by its own network: replies needs network or value")
+    if replies is not None and policy not in REPLY_POLICIES:
+        raise ValueError(f"policy={policy} plays every seat by its own network: replies needs "
+                         f"{' or '.join(REPLY_POLICIES)}")
     others = CALLER if policy == "network-all" else "greedy" if replies is None else _best_move(replies, seats)
     if policy == "value":
         values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others,

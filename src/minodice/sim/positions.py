@@ -134,10 +134,10 @@ def finish_hands(
         actions[due] = first[due]
         asked = mine & ~due
         if asked.any() and inputs is not None:
-            actions[asked] = _actions(choose, inputs, asked)
+            actions[asked] = _subset(choose, inputs, asked)
         theirs = ~mine & ~done
         if reply is not None and inputs is not None and theirs.any():
-            actions[theirs] = _actions(reply, inputs, theirs)
+            actions[theirs] = _subset(reply, inputs, theirs)
         forced |= due
         bad = run.step(actions)
         if bad >= 0:
@@ -154,11 +154,6 @@ def _subset(f: Chooser, inputs: tuple[np.ndarray, np.ndarray, np.ndarray], rows:
     if out.shape[0] != int(rows.sum()):
         raise ValueError(f"a chooser must give one number per row ({int(rows.sum())}), not {out.shape[0]}")
     return out
-
-
-def _actions(f: Chooser, inputs: tuple[np.ndarray, np.ndarray, np.ndarray], rows: np.ndarray) -> np.ndarray:
-    """`f`'s action ids for the `rows` (a boolean mask) of `inputs`."""
-    return _subset(f, inputs, rows).astype(np.int64)
 
 
 class _Rows:
