@@ -33,6 +33,7 @@ decisions trained on.
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import math
@@ -41,9 +42,11 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from minodice.tournament import TournamentConfig, entrants_from_specs, run_tournament
+from minodice.review.luck import DEFAULT_LUCK_PLAYOUTS, Luck, face_luck
+from minodice.tournament import SeatResult, TournamentConfig, entrants_from_specs, run_tournament
 from minodice.tournament.stats import mean_ci
 
 TABLES: dict[str, tuple[str, ...]] = {
@@ -68,40 +71,72 @@ def mean_half(values: Sequence[float]) -> tuple[float, float]:
     return mean, (ci[1] - mean if ci is not None else math.inf)
 
 
-def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16, jobs: int = 1) -> dict:
-    """The candidate's lead over the other seats per game, its interval, and its decision times."""
+def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16, jobs: int = 1,
+            luck_playouts: int = DEFAULT_LUCK_PLAYOUTS) -> dict:
+    """The candidate's lead over the other seats per game, its interval, and its decision times; with
+    `luck_playouts`, also the lead less the luck of the faces (`review.luck`: unbiased, and far less noisy)."""
     specs = [candidate, *others]
-    config = TournamentConfig(entrants_from_specs(specs), games=deals * len(specs), seed=seed)
+    config = TournamentConfig(entrants_from_specs(specs), games=deals * len(specs), seed=seed,
+                              records=luck_playouts > 0)
     began = time.perf_counter()
     outcome = run_tournament(config, jobs=jobs)
+    played = time.perf_counter() - began
+    lucks = games_luck([g.record for g in outcome.results], luck_playouts, jobs) if luck_playouts > 0 else None
     per_deal: dict[int, list[float]] = defaultdict(list)
+    per_deal_corrected: dict[int, list[float]] = defaultdict(list)
     decisions = 0
     seconds = 0.0
     slowest = 0.0
-    for game in outcome.results:
+    for i, game in enumerate(outcome.results):
+        per_deal[game.deal].append(candidate_lead(game.seats, [s.total for s in game.seats]))
+        if lucks is not None:
+            per_deal_corrected[game.deal].append(candidate_lead(game.seats, lucks[i].corrected(game.totals)))
         mine = [s for s in game.seats if s.entrant == 0]
-        rest = [s.total for s in game.seats if s.entrant != 0]
-        per_deal[game.deal].append(mine[0].total - statistics.fmean(rest))
         decisions += mine[0].decisions
         seconds += mine[0].seconds
         slowest = max(slowest, mine[0].max_seconds)
     leads = [statistics.fmean(v) for v in per_deal.values()]
     mean, half = mean_half(leads)
-    return {
+    result = {
         "candidate": candidate, "others": list(others), "deals": len(leads), "games": len(outcome.results),
         "lead": round(mean, 2), "ci95": round(half, 2),
         "decision_ms_mean": round(1000 * seconds / max(decisions, 1), 3), "decision_ms_max": round(1000 * slowest, 1),
-        "wall_seconds": round(time.perf_counter() - began, 1),
+        "wall_seconds": round(played, 1),
         "seed": seed, "seats": len(specs),
         # The lead per deal, so two candidates measured on the same seed can be compared deal by deal.
         "per_deal": {str(deal): round(statistics.fmean(v), 3) for deal, v in sorted(per_deal.items())},
     }
+    if lucks is not None:
+        mean, half = mean_half([statistics.fmean(v) for v in per_deal_corrected.values()])
+        result |= {
+            "lead_corrected": round(mean, 2), "ci95_corrected": round(half, 2), "luck_playouts": luck_playouts,
+            "luck_seconds": round(time.perf_counter() - began - played, 1),
+            "per_deal_corrected": {str(d): round(statistics.fmean(v), 3) for d, v in sorted(per_deal_corrected.items())},
+        }
+    return result
 
 
-def deal_leads(result: dict) -> dict[tuple[int, int], float]:
-    """A saved result's lead per deal, keyed by (seed, deal): deal numbers restart at every seed, so the seed
-    is what says two results played the same dice."""
-    name, leads, seed = result.get("candidate"), result.get("per_deal"), result.get("seed")
+def candidate_lead(seats: Sequence[SeatResult], totals: Sequence[float]) -> float:
+    """The candidate's (entrant 0's) total less the mean of the other seats' totals."""
+    mine = [t for s, t in zip(seats, totals, strict=True) if s.entrant == 0]
+    return mine[0] - statistics.fmean(t for s, t in zip(seats, totals, strict=True) if s.entrant != 0)
+
+
+def games_luck(records: Sequence[dict | None], playouts: int, jobs: int = 1) -> list[Luck]:
+    """The luck of each game's finished hands (`review.luck.face_luck`), over `jobs` processes."""
+    if any(r is None for r in records):
+        raise ValueError("the luck of the faces needs every game's record")
+    judge = functools.partial(face_luck, playouts=playouts)
+    if jobs <= 1:
+        return [judge(r) for r in records]
+    with ProcessPoolExecutor(jobs) as pool:
+        return list(pool.map(judge, records, chunksize=8))
+
+
+def deal_leads(result: dict, key: str = "per_deal") -> dict[tuple[int, int], float]:
+    """A saved result's lead per deal (`key` "per_deal_corrected": less the luck of the faces), keyed by
+    (seed, deal): deal numbers restart at every seed, so the seed is what says two results played the same dice."""
+    name, leads, seed = result.get("candidate"), result.get(key), result.get("seed")
     if leads is None:
         raise SystemExit(f"{name}: saved without its leads per deal (measured before they were kept)")
     if not isinstance(seed, int):
@@ -112,37 +147,53 @@ def deal_leads(result: dict) -> dict[tuple[int, int], float]:
         raise SystemExit(f"{name}: its leads per deal are not deal numbers and points") from None
 
 
-def _one_side(results: Sequence[dict]) -> tuple[str, dict[tuple[int, int], float]]:
+def _one_side(results: Sequence[dict], key: str = "per_deal") -> tuple[str, dict[tuple[int, int], float]]:
     """One candidate's results on different seeds against one table, as its name and its leads per deal."""
     if len({(r["candidate"], tuple(r.get("others", ()))) for r in results}) != 1:
         raise SystemExit("pool results of one candidate against one table only")
     leads: dict[tuple[int, int], float] = {}
     for r in results:
-        mine = deal_leads(r)
+        mine = deal_leads(r, key)
         if mine.keys() & leads.keys():
             raise SystemExit("two results share a seed: they played the same deals, pool results of different seeds")
         leads |= mine
     return results[0]["candidate"], leads
 
 
+def _corrected(*sides: Sequence[dict]) -> bool:
+    """Whether every result given holds its leads less the luck of the faces (measured since they were kept)."""
+    return all("per_deal_corrected" in r for side in sides for r in side)
+
+
 def paired(first: Sequence[dict], second: Sequence[dict]) -> dict:
     """How much the first candidate's lead exceeds the second's, deal by deal over the deals both played (the
     same seed deals the same dice, so the difference is far less noisy than either lead); each side is one
-    result or one candidate's results on several seeds."""
+    result or one candidate's results on several seeds. Where both sides hold them, the same for the leads
+    less the luck of the faces (`difference_corrected`)."""
     (a, mine), (b, theirs) = _one_side(first), _one_side(second)
     common = sorted(mine.keys() & theirs.keys())
     if len(common) < 2:
         raise SystemExit("the two results share fewer than two deals: measure them with the same --seed")
     mean, half = mean_half([mine[d] - theirs[d] for d in common])
-    return {"first": a, "second": b, "deals": len(common), "difference": round(mean, 2), "ci95": round(half, 2)}
+    out = {"first": a, "second": b, "deals": len(common), "difference": round(mean, 2), "ci95": round(half, 2)}
+    if _corrected(first, second):
+        (_, mine), (_, theirs) = _one_side(first, "per_deal_corrected"), _one_side(second, "per_deal_corrected")
+        mean, half = mean_half([mine[d] - theirs[d] for d in common])
+        out |= {"difference_corrected": round(mean, 2), "ci95_corrected": round(half, 2)}
+    return out
 
 
 def pooled(results: Sequence[dict]) -> dict:
-    """One candidate's results on different seeds (different deals) as one lead over all their deals."""
+    """One candidate's results on different seeds (different deals) as one lead over all their deals (and
+    less the luck of the faces, where every result holds it)."""
     name, leads = _one_side(results)
     mean, half = mean_half(list(leads.values()))
-    return {"candidate": name, "others": results[0].get("others", []), "deals": len(leads),
-            "lead": round(mean, 2), "ci95": round(half, 2)}
+    out = {"candidate": name, "others": results[0].get("others", []), "deals": len(leads),
+           "lead": round(mean, 2), "ci95": round(half, 2)}
+    if _corrected(results):
+        mean, half = mean_half(list(_one_side(results, "per_deal_corrected")[1].values()))
+        out |= {"lead_corrected": round(mean, 2), "ci95_corrected": round(half, 2)}
+    return out
 
 
 def results_named(spec: str) -> list[dict]:
@@ -251,6 +302,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=16)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     ap.add_argument("--save", help="append the results as JSON lines to this file")
+    ap.add_argument("--luck-playouts", type=int, default=DEFAULT_LUCK_PLAYOUTS, metavar="N",
+                    help="playouts that judge each face when taking the luck of the faces out of the leads "
+                    "(0: report the plain leads only)")
     ap.add_argument("--curve", type=Path, help="a checkpoints directory of `minodice train`")
     ap.add_argument("--points", type=int, default=6, help="with --curve: checkpoints measured against montecarlo")
     ap.add_argument("--selfplay-deals", type=int, default=50, help="with --curve: deals of the last network "
@@ -266,16 +320,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.deals < 1:
         ap.error(f"--deals must be at least 1, not {args.deals}")
+    if args.luck_playouts < 0:
+        ap.error(f"--luck-playouts must be 0 (off) or more, not {args.luck_playouts}")
     if args.pool is not None:
         results = [r for spec in args.pool for r in results_named(spec)]
         p = pooled(results)
         print(f"{p['candidate']} vs {', '.join(p['others'])}: lead {p['lead']:+.1f} ± {p['ci95']:.1f} "
               f"({p['deals']} deals pooled from {len(results)} results)")
+        if "lead_corrected" in p:
+            print(f"  less the luck of the faces: {p['lead_corrected']:+.1f} ± {p['ci95_corrected']:.1f}")
         return 0
     if args.paired is not None:
         d = paired(results_named(args.paired[0]), results_named(args.paired[1]))
         print(f"{d['first']} leads by {d['difference']:+.1f} ± {d['ci95']:.1f} more than {d['second']} "
               f"(paired over {d['deals']} deals)")
+        if "difference_corrected" in d:
+            print(f"  less the luck of the faces: {d['difference_corrected']:+.1f} ± {d['ci95_corrected']:.1f}")
         return 0
     if args.curve is not None or args.replot is not None:
         if args.replot is not None:
@@ -295,10 +355,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in args.tables.split(","):
         if name not in TABLES:
             ap.error(f"unknown table {name!r}: choose from {', '.join(TABLES)}")
-        result = measure(args.candidate, table(name, args.seats), args.deals, seed=args.seed, jobs=args.jobs)
+        result = measure(args.candidate, table(name, args.seats), args.deals, seed=args.seed, jobs=args.jobs,
+                         luck_playouts=args.luck_playouts)
         print(f"{args.candidate} vs {name:<10} ({args.seats} seats) lead {result['lead']:+7.1f} ± {result['ci95']:5.1f}   "
               f"({result['deals']} deals, {result['games']} games; decision mean {result['decision_ms_mean']} ms, "
               f"max {result['decision_ms_max']} ms; {result['wall_seconds']} s)", flush=True)
+        if "lead_corrected" in result:
+            print(f"  less the luck of the faces: {result['lead_corrected']:+7.1f} ± {result['ci95_corrected']:5.1f}   "
+                  f"({result['luck_playouts']} playouts a face; {result['luck_seconds']} s)", flush=True)
         if args.save:
             with open(args.save, "a", encoding="utf-8") as f:
                 f.write(json.dumps({"table": name, **result}) + "\n")

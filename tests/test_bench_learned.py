@@ -96,3 +96,24 @@ def test_bench_learned_pairs_by_seed_and_pools_each_side(tmp_path: Path) -> None
     for bad in (f"{saved}:9", f"{saved}:1,x"):
         run = _run("--pool", bad)
         assert run.returncode != 0 and "Traceback" not in run.stderr, run.stderr
+
+
+def test_bench_learned_takes_the_luck_of_the_faces_out_of_the_leads(tmp_path: Path) -> None:
+    saved = tmp_path / "luck.jsonl"
+    for candidate, playouts in (("neural", "32"), ("random", "32"), ("random", "0")):
+        run = _run(candidate, "--tables", "greedy", "--deals", "3", "--luck-playouts", playouts, "--save", str(saved))
+        assert run.returncode == 0, run.stderr
+        assert ("less the luck of the faces" in run.stdout) == (playouts != "0")
+    neural, rand, plain = (json.loads(line) for line in saved.read_text().splitlines())
+    assert plain["per_deal"] == rand["per_deal"] and "per_deal_corrected" not in plain  # the same games
+    corrected = neural["per_deal_corrected"]
+    assert sorted(corrected) == sorted(neural["per_deal"]) and corrected != neural["per_deal"]
+    assert abs(sum(corrected.values()) / 3 - neural["lead_corrected"]) < 0.01
+    both = _run("--paired", f"{saved}:1", f"{saved}:2")
+    gap = round(neural["lead_corrected"] - rand["lead_corrected"], 1)
+    assert both.returncode == 0 and f"less the luck of the faces: {gap:+.1f}" in both.stdout, both.stdout
+    one_side = _run("--paired", f"{saved}:1", f"{saved}:3")  # the plain result holds no corrected leads
+    assert one_side.returncode == 0 and "less the luck" not in one_side.stdout
+    assert "less the luck of the faces" in _run("--pool", f"{saved}:1").stdout
+    bad = _run("neural", "--luck-playouts", "-1")
+    assert bad.returncode == 2 and "--luck-playouts" in bad.stderr
