@@ -19,6 +19,7 @@ from minodice.cli import app
 from minodice.game import Game
 from minodice.record import check, from_game
 from minodice.review import FORMAT, LABELS, THRESHOLDS, analyze, label_of
+from minodice.review.luck import face_luck
 
 #: The honesty checks judge with the default budget (small ones are too noisy to tell seats apart);
 #: the mechanics with a small one.
@@ -69,6 +70,7 @@ def test_the_judges_own_choices_lose_nothing_beyond_its_error(judged) -> None:
 
 
 def test_every_decision_is_judged_and_forced_rolls_cost_nothing(mixed: dict, judged) -> None:
+    luck = face_luck(mixed)
     for review in judged.seats:
         s = review.seat
         bids = [d for d in review.decisions if d.kind == "bid"]
@@ -87,6 +89,8 @@ def test_every_decision_is_judged_and_forced_rolls_cost_nothing(mixed: dict, jud
         split = review.split()
         assert split["score"] == sum(h["scores"][s] for h in mixed["hands"])
         assert math.isclose(split["dice"] + split["decisions"] + split["rest"], split["score"])
+        assert math.isclose(split["faces"] + split["others"], split["rest"])
+        assert [h.luck for h in review.hands] == [hand[s] for hand in luck.hands]  # the faces' luck, by hand
         assert math.isclose(review.loss, sum(h.loss for h in review.hands))
         assert review.worst() == sorted(review.worst(), key=lambda d: -d.loss) and len(review.worst()) <= 3
 
@@ -105,6 +109,8 @@ def test_the_analysis_never_sees_what_the_seat_could_not(mixed: dict) -> None:
     after = analyze(changed, [0], JUDGE, seed=3).seats[0].decisions
     assert len(after) == 8 * 1 + sum(1 for d in before if d.kind == "roll" and d.hand < 8)
     assert list(after) == [d for d in before if d.hand < 8 or d.kind == "bid"]
+    hands = analyze(changed, [0], JUDGE, seed=3).seats[0].hands
+    assert hands[-1].luck is None and all(h.luck is not None for h in hands[:-1])  # no luck of the hand in play
 
 
 def test_the_same_seed_gives_the_same_analysis_whatever_the_jobs() -> None:
@@ -131,6 +137,7 @@ def test_the_cli_prints_the_review_and_the_json_document(mixed: dict, tmp_path: 
     assert doc["thresholds"] == dict(THRESHOLDS) and doc["seats"][0]["decisions"][0]["kind"] == "bid"
     text = runner.invoke(app, ["analyze", str(path), "--seat", "1", "--bot", JUDGE, "--brief"])
     assert text.exit_code == 0 and "expected loss" in text.stdout and "Worst" in text.stdout
+    assert "the faces" in text.stdout and "(the luck)" in text.stdout
     for args, code, words in (
         (["--seat", "Nobody"], 2, "no seat is called"),
         (["--seat", "9"], 1, "seats 0 to 3"),

@@ -9,8 +9,8 @@ never from anything hidden: the same seed gives the same analysis, and changing 
 unrolled dice changes nothing before they are rolled.
 
 Per hand, the best bid's estimate is what the dice drawn were worth before any decision (`dealt`);
-the hand's score is then `dealt` − the decisions' losses + the rest (the faces rolled, the others'
-play). The loss of a choice equal in worth to the best is not exactly 0: the best of several noisy
+the hand's score is then `dealt` − the decisions' losses + the rest: what the faces rolled gave the
+seat (`luck`, measured on the finished hand by `review.luck`) and the others' play. The loss of a choice equal in worth to the best is not exactly 0: the best of several noisy
 estimates is biased up by about one standard error.
 """
 
@@ -113,7 +113,8 @@ class Decision:
 @dataclass(frozen=True)
 class HandReview:
     """One hand of a seat: its score (None: unfinished), what its dice were worth before any
-    decision (`dealt`, the best bid's estimate) and the decisions' total loss."""
+    decision (`dealt`, the best bid's estimate), the decisions' total loss, and what the faces
+    rolled gave the seat (`luck`, None while the hand is unfinished: `review.luck`)."""
 
     hand: int
     score: int | None
@@ -121,6 +122,7 @@ class HandReview:
     dealt_se: float | None
     loss: float
     loss_se: float
+    luck: float | None = None
 
 
 @dataclass(frozen=True)
@@ -164,12 +166,15 @@ class SeatReview:
 
     def split(self) -> dict[str, float]:
         """The finished hands' score in three parts: what the dice drawn were worth (`dice`), what the
-        decisions cost (`decisions`, ≤ 0) and the rest (`rest`: the faces rolled, the others' play)."""
+        decisions cost (`decisions`, ≤ 0) and the rest (`rest`), itself what the faces rolled gave
+        (`faces`, the luck) and the others' play (`others`)."""
         done = [h for h in self.hands if h.score is not None and h.dealt is not None]
         score = sum(h.score for h in done if h.score is not None)
         dice = sum(h.dealt for h in done if h.dealt is not None)
         lost = sum(h.loss for h in done)
-        return {"score": score, "dice": dice, "decisions": -lost, "rest": score - dice + lost}
+        faces = sum(h.luck for h in done if h.luck is not None)
+        rest = score - dice + lost
+        return {"score": score, "dice": dice, "decisions": -lost, "rest": rest, "faces": faces, "others": rest - faces}
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -273,6 +278,7 @@ def analyze(
     """
     from .. import record as records
     from ..bots import make_bot
+    from .luck import face_luck  # the simulator, only when a game is analysed
 
     make_bot(spec).close()  # BotSpecError for a bad spec, before any work
     n = len(record.get("seats") or ())
@@ -297,6 +303,7 @@ def analyze(
             if progress is not None:
                 progress(len(done), len(tasks))
     scores = [h.get("scores") for h in records.fill(record)["hands"]]
+    luck = face_luck(record).hands  # the finished hands only
     names = [str(s["name"]) for s in record["seats"]]
     reviews = []
     for s in chosen:
@@ -310,6 +317,7 @@ def analyze(
                 k, score,
                 bid.best_mean if bid is not None else None, bid.best_se if bid is not None else None,
                 sum(d.loss for d in of_hand), math.sqrt(sum(d.loss_se**2 for d in of_hand)),
+                luck[k - 1][s] if k - 1 < len(luck) else None,
             ))
         reviews.append(SeatReview(s, names[s], mine, tuple(hands)))
     return Analysis(spec, key, tuple(reviews))

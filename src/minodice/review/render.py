@@ -42,7 +42,8 @@ def render_seat(seat: SeatReview, *, every: bool = True) -> RenderableType:
         f": expected loss {seat.loss:.1f} ± {seat.loss_se:.1f} points over {seat.chosen} decisions with a choice "
         f"({seat.mean_loss():.2f} a decision; {counts}).\n",
         f"Score {split['score']:+.0f} = the dice drawn {split['dice']:+.1f} (expected with best play) "
-        f"+ decisions {split['decisions']:+.1f} + the faces and the others {split['rest']:+.1f}.",
+        f"+ decisions {split['decisions']:+.1f} + the faces {split['faces']:+.1f} (the luck) "
+        f"+ the others' play {split['others']:+.1f}.",
     )
     parts: list[RenderableType] = [head]
     worst = seat.worst()
@@ -50,13 +51,15 @@ def render_seat(seat: SeatReview, *, every: bool = True) -> RenderableType:
         parts.append(Text("Worst: " + "; ".join(f"{d.where()}: {d.made} (best {d.best}, −{d.loss:.1f})"
                                                 for d in worst)))
     hands = Table(title="Hands", show_header=True)
-    for name in ("hand", "score", "dice worth", "decisions cost", "faces and others", "worst decision"):
+    for name in ("hand", "score", "dice worth", "decisions cost", "faces (luck)", "others", "worst decision"):
         hands.add_column(name, justify="left" if name == "worst decision" else "right")
     for h in seat.hands:
-        rest = "—" if h.score is None or h.dealt is None else f"{h.score - h.dealt + h.loss:+.1f}"
+        rest = None if h.score is None or h.dealt is None else h.score - h.dealt + h.loss
+        faces = "—" if rest is None or h.luck is None else f"{h.luck:+.1f}"
+        others = "—" if rest is None or h.luck is None else f"{rest - h.luck:+.1f}"
         worst = seat.worst(1, h.hand)
         hands.add_row(str(h.hand), "—" if h.score is None else f"{h.score:+d}", _figure(h.dealt, h.dealt_se),
-                      f"{h.loss:.1f} ± {h.loss_se:.1f}", rest,
+                      f"{h.loss:.1f} ± {h.loss_se:.1f}", faces, others,
                       f"{worst[0].where().removeprefix(f'hand {h.hand}, ')}: {worst[0].made} "
                       f"(best {worst[0].best})" if worst else "")
     parts.append(hands)
