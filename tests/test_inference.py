@@ -309,3 +309,16 @@ def test_roll_net_names_the_network_file(tmp_path) -> None:
                       (f"oracle:roll_net={path}", "no option 'roll_net'")):
         with pytest.raises(ValueError, match=says):
             make_bot(bad)
+
+
+def test_no_bot_spec_may_ask_for_a_budget_that_would_stall_a_game() -> None:
+    from minodice.bots.defaults import MAX_BUDGET_COUNT, MAX_BUDGET_SECONDS
+
+    for name in ("montecarlo", "ismcts", "neural+search", "oracle"):
+        make_bot(f"{name}:seconds={MAX_BUDGET_SECONDS:g}")  # the ceilings themselves are allowed
+        for option in ("sims", "bid_sims", "per"):
+            with pytest.raises(ValueError, match=f"option {option} may be at most {MAX_BUDGET_COUNT:,}, not"):
+                make_bot(f"{name}:{option}={MAX_BUDGET_COUNT + 1}")
+        with pytest.raises(ValueError, match="option seconds may be at most 600, not '1e300'"):
+            make_bot(f"{name}:seconds=1e300")
+    make_bot(f"montecarlo:sims={MAX_BUDGET_COUNT}")

@@ -25,6 +25,8 @@ __all__ = [
     "DEFAULT_RIVALS",
     "DEFAULT_SIMS",
     "DEFAULT_TABLES",
+    "MAX_BUDGET_COUNT",
+    "MAX_BUDGET_SECONDS",
     "MAX_NETWORK_SIMS",
     "NETWORK_POLICIES",
     "ORACLE_SIGHTS",
@@ -74,6 +76,11 @@ REPLY_POLICIES = ("network", "value")
 DEFAULT_NETWORK_SIMS, DEFAULT_NETWORK_PER = 512, 4
 #: The most network playouts a move (`sims`, `bid_sims`): they run all at once, about 1.3 kB of state each.
 MAX_NETWORK_SIMS = 1 << 14
+#: The most any whole-number budget option of a bot spec may ask (playouts, iterations): tens of
+#: seconds a decision for montecarlo, ten thousand times its default, so that no spec stalls a game.
+MAX_BUDGET_COUNT = 10_000_000
+#: The most a bot spec's `seconds` (time a decision) may ask.
+MAX_BUDGET_SECONDS = 600.0
 #: `neural+search`: the default of `guide`.
 DEFAULT_NEURAL_GUIDE = NEURAL_GUIDES[0]
 #: `oracle`: the decisions it takes on the true deal, the default first (the others as `montecarlo`

@@ -77,6 +77,8 @@ from .defaults import (  # the defaults live where the CLI's help can read them 
     DEFAULT_POLICY,
     DEFAULT_RIVALS,
     DEFAULT_SIMS,
+    MAX_BUDGET_COUNT,
+    MAX_BUDGET_SECONDS,
 )
 from .explain import ChoiceStat, Explanation
 from .inference import PosteriorSampler, Trust, trust
@@ -449,6 +451,10 @@ def parse_budget(
             raise ValueError(f"{name}: option {key} must be a finite number, not {quoted(raw)}")
         if not value > 0:
             raise ValueError(f"{name}: option {key} must be {'0 or more' if zero_ok else 'positive'}, not {quoted(raw)}")
+        most = f"{MAX_BUDGET_SECONDS:g}" if key == "seconds" and value > MAX_BUDGET_SECONDS else (
+            f"{MAX_BUDGET_COUNT:,}" if isinstance(value, int) and value > MAX_BUDGET_COUNT else None)
+        if most is not None:
+            raise ValueError(f"{name}: option {key} may be at most {most}, not {quoted(raw)}")
         out[key] = value
     return out
 
