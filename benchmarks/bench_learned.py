@@ -45,7 +45,8 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from minodice.review.luck import DEFAULT_LUCK_PLAYOUTS, Luck, face_luck
+from minodice.analysis import DEFAULT_LUCK_PLAYOUTS
+from minodice.analysis.luck import Luck, face_luck
 from minodice.tournament import SeatResult, TournamentConfig, entrants_from_specs, run_tournament
 from minodice.tournament.stats import mean_ci
 
@@ -74,7 +75,7 @@ def mean_half(values: Sequence[float]) -> tuple[float, float]:
 def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16, jobs: int = 1,
             luck_playouts: int = DEFAULT_LUCK_PLAYOUTS) -> dict:
     """The candidate's lead over the other seats per game, its interval, and its decision times; with
-    `luck_playouts`, also the lead less the luck of the faces (`review.luck`: unbiased, and far less noisy)."""
+    `luck_playouts`, also the lead less the luck of the faces (`analysis.luck`: unbiased, and far less noisy)."""
     specs = [candidate, *others]
     config = TournamentConfig(entrants_from_specs(specs), games=deals * len(specs), seed=seed,
                               records=luck_playouts > 0)
@@ -123,7 +124,7 @@ def candidate_lead(seats: Sequence[SeatResult], totals: Sequence[float]) -> floa
 
 
 def games_luck(records: Sequence[dict | None], playouts: int, jobs: int = 1) -> list[Luck]:
-    """The luck of each game's finished hands (`review.luck.face_luck`), over `jobs` processes."""
+    """The luck of each game's finished hands (`analysis.luck.face_luck`), over `jobs` processes."""
     if any(r is None for r in records):
         raise ValueError("the luck of the faces needs every game's record")
     judge = functools.partial(face_luck, playouts=playouts)

@@ -1,4 +1,4 @@
-"""How much taking the luck of the faces out (`minodice.review.luck`) narrows a measured lead, and what it costs.
+"""How much taking the luck of the faces out (`minodice.analysis.luck`) narrows a measured lead, and what it costs.
 
 Plays a candidate against a table in duplicate games (as `bench_learned.py` does), then for each number of
 playouts a face judges the luck of every game's faces and reports, beside the plain figures: the lead less

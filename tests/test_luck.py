@@ -1,4 +1,4 @@
-"""The luck of the faces (`review.luck`): a roll's luck averages to 0 over its faces, scores less luck
+"""The luck of the faces (`analysis.luck`): a roll's luck averages to 0 over its faces, scores less luck
 keep their mean and lose much of their spread, and a hand still being played gives nothing away."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from minodice.analysis.luck import face_luck, roll_luck
 from minodice.bots import make_bot
 from minodice.bots.explain import position_from_record
 from minodice.bots.runner import Match
 from minodice.game import Game
 from minodice.record import from_game
-from minodice.review.luck import face_luck, roll_luck
 
 
 def _played(seats: int, seed: int, bot: str = "greedy") -> Game:
@@ -110,8 +110,8 @@ def test_bad_records_and_budgets_are_refused_in_words() -> None:
     broken["hands"][1]["tricks"][0]["rolls"][0]["face"] = "banana"
     with pytest.raises(ValueError, match="hand 2"):
         face_luck(broken)
-    for playouts in (0, -3, 2.5, True):
-        with pytest.raises(ValueError, match="playouts must be a whole number"):
+    for playouts in (0, -3, 2.5, True, 1 << 40):
+        with pytest.raises(ValueError, match="playouts must be a whole number from 1 to 65,536"):
             face_luck(record, playouts=playouts)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="format"):
         face_luck({"format": "something else"})

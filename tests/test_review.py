@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from minodice.analysis.luck import face_luck
 from minodice.bots import make_bot
 from minodice.bots.runner import Match
 from minodice.cli import app
 from minodice.game import Game
 from minodice.record import check, from_game
 from minodice.review import FORMAT, LABELS, THRESHOLDS, analyze, label_of
-from minodice.review.luck import face_luck
 
 #: The honesty checks judge with the default budget (small ones are too noisy to tell seats apart);
 #: the mechanics with a small one.

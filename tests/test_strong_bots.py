@@ -20,7 +20,6 @@ from minodice.bots.explain import (
     explain_decision,
     position_from_record,
     position_from_seed,
-    record_positions,
     render_explanation,
 )
 from minodice.bots.ismcts import IsmctsBot
@@ -31,7 +30,7 @@ from minodice.bots.montecarlo import (
 from minodice.bots.runner import Fault, Match
 from minodice.dice import Die, Face
 from minodice.game import Game, Phase
-from minodice.record import from_game
+from minodice.record import from_game, record_positions
 from minodice.rules import Rules, lead_colour, legal_dice
 from minodice.tournament.duplicate import DuplicateChance
 from minodice.view import RollView, TrickView, View

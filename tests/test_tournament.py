@@ -357,6 +357,26 @@ def test_json_report_has_every_field(tmp_path):
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_luck_takes_the_faces_out_of_every_score_and_narrows_the_intervals():
+    args = ["--seat", "neural", "--seat", "greedy", "--seat", "greedy", "--seat", "greedy", "--games", "40",
+            "--seed", "5", "--json", "-q", "--jobs", "2"]
+    plain, lucky = invoke(*args), invoke(*args, "--luck", "--luck-playouts", "64")
+    assert plain.exit_code == 0 and lucky.exit_code == 0, lucky.output
+    before, after = json.loads(plain.stdout), json.loads(lucky.stdout)
+    assert all("less_luck" not in e for e in before["entrants"])
+    for old, new in zip(before["entrants"], after["entrants"], strict=True):
+        assert new["mean_score"] == old["mean_score"]  # the same games
+        assert set(new["less_luck"]) == {"mean_score", "ci95"}
+    variance = lucky_variance = 0.0
+    for old, new in zip(before["pairs"], after["pairs"], strict=True):
+        assert new["mean_diff"] == old["mean_diff"] and set(new["less_luck"]) == {"mean_diff", "ci95"}
+        variance += ((old["ci95"][1] - old["ci95"][0]) / 2) ** 2
+        lucky_variance += ((new["less_luck"]["ci95"][1] - new["less_luck"]["ci95"][0]) / 2) ** 2
+    assert lucky_variance < variance / 2  # the faces are most of the noise of a paired difference
+    table = invoke(*args[:-4], "--luck", "--luck-playouts", "16", "-q")
+    assert table.exit_code == 0 and "less the luck of the faces" in table.output and "less\nluck" not in table.output
+
+
 def test_table_output():
     result = invoke("--seat", "greedy", "--seat", "random", "--seat", SIMPLE, "--games", "3", "--seed", "1")
     assert result.exit_code == 0, result.output
@@ -412,6 +432,8 @@ def test_ray_and_the_process_pool_agree(ray_session):
          "--plot scores.txt: name an image file ending in one of"),
         (["--seat", "greedy", "--seat", "random", "--seat", "random", "--plot", "/no/such/dir/p.png"],
          "the directory '/no/such/dir' does not exist"),
+        (["--seat", "greedy", "--seat", "random", "--seat", "random", "--luck", "--luck-playouts", "0"],
+         "--luck-playouts must be 1 to 65,536, not 0"),
     ],
 )
 def test_usage_errors_are_clear(args, message):

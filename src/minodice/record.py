@@ -20,10 +20,10 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
 from . import rules as R
 from .codes import printable, render
@@ -37,11 +37,13 @@ FORMAT = "minodice/1"
 __all__ = [
     "FORMAT",
     "HandSummary",
+    "Position",
     "RecordError",
     "check",
     "fill",
     "from_game",
     "load",
+    "record_positions",
     "save",
     "summary",
     "to_game",
@@ -730,3 +732,58 @@ def to_game(
     game = replay.game  # the engine that checked the record has replayed it all
     game.set_chance(chance, seed=seed)
     return game
+
+
+class Position(NamedTuple):
+    """A decision point of a recorded game: the bidding of hand `hand` (`trick` None; every seat
+    decides, no bid of the hand placed yet) or just before roll `roll` of trick `trick` (1-based),
+    where `seat` rolls. `made` is what the record holds there: the hand's bids (None for a bid not
+    placed), or the die rolled (None: the record stops before it). `game` is the game stopped there:
+    valid until the walk goes on."""
+
+    hand: int
+    trick: int | None
+    roll: int | None
+    seat: int | None
+    made: tuple[int | None, ...] | Die | None
+    game: Game
+
+
+def record_positions(record: Mapping[str, Any]) -> Iterator[Position]:
+    """Every decision point of a host record in order, with the choice made there (`made`: the
+    hand's bids at a bidding, the die rolled at a roll), replaying it through the engine.
+
+    Where the record stops in the middle of a hand, the last position is the decision it stops
+    before (bids not all placed, or the next roll). ValueError if the record is invalid or hides dice.
+    """
+    fault = check(record)
+    if fault is not None:
+        raise ValueError(fault)
+    hands = record["hands"]
+    names = [s["name"] for s in record["seats"]]
+    game = Game(
+        len(names), names=names, rules=Rules.from_dict(record.get("rules")),
+        chance=EXTERNAL, first_start=hands[0]["start"],
+    )
+    for k, h in enumerate(hands, start=1):
+        if any(d is None for row in h["dice"] for d in row):
+            raise ValueError(f"hand {k}: some dice are hidden (null); a host record is needed")
+        game.apply(Deal(tuple(tuple(Die(d) for d in row) for row in h["dice"])))
+        bids = tuple(h.get("bids") or ()) + (None,) * (game.seats - len(h.get("bids") or ()))
+        yield Position(k, None, None, None, bids, game)
+        if None in bids:
+            return
+        for s, b in enumerate(bids):
+            game.apply(Bid(s, b))
+        for t, trick in enumerate(h.get("tricks", []), start=1):
+            for r, roll in enumerate(trick["rolls"], start=1):
+                die = Die(roll["die"])
+                yield Position(k, t, r, roll["seat"], die, game)
+                game.apply(Roll(roll["seat"], die))
+                game.apply(Land(Face(roll["face"])))
+        if game.phase is Phase.ROLL:  # the record stops in the middle of the hand: the next roll
+            cur = game.current
+            assert cur is not None
+            done = sum(len(t.rolls) for t in cur.tricks)
+            yield Position(k, done // game.seats + 1, done % game.seats + 1, game.turn, None, game)
+            return

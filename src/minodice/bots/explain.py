@@ -11,8 +11,8 @@ and shows that evidence:
 - `explain_decision(game, seat, spec, seed)` — the same for a seat of a live game;
 - `position_from_record(record, hand, trick, roll)` / `position_from_seed(...)` —
   a game stopped just before a bid or a roll (from a record file, or from a fresh
-  seeded game played by bots up to that point); `record_positions(record)` walks
-  every decision point of a record with the choice made there;
+  seeded game played by bots up to that point; `record.record_positions` walks every
+  decision point of a record with the choice made there);
 - `render_explanation(expl)` — a rich table; `explain_command(...)` prints it
   (what `minodice explain` runs).
 
@@ -24,13 +24,14 @@ and shows that evidence:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..codes import printable
-from ..dice import Die, Face
-from ..game import EXTERNAL, Bid, Deal, Game, Land, Phase, Roll
+from ..dice import Die
+from ..game import Bid, Game, Phase, Roll
+from ..record import record_positions
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -40,13 +41,11 @@ if TYPE_CHECKING:
 __all__ = [
     "ChoiceStat",
     "Explanation",
-    "Position",
     "explain",
     "explain_command",
     "explain_decision",
     "position_from_record",
     "position_from_seed",
-    "record_positions",
     "render_explanation",
 ]
 
@@ -133,64 +132,6 @@ def explain_decision(game: Game, seat: int, spec: str = "montecarlo", seed: obje
 
 
 # --- positions ------------------------------------------------------------------------------
-
-
-class Position(NamedTuple):
-    """A decision point of a recorded game: the bidding of hand `hand` (`trick` None; every seat
-    decides, no bid of the hand placed yet) or just before roll `roll` of trick `trick` (1-based),
-    where `seat` rolls. `made` is what the record holds there: the hand's bids (None for a bid not
-    placed), or the die rolled (None: the record stops before it). `game` is the game stopped there:
-    valid until the walk goes on."""
-
-    hand: int
-    trick: int | None
-    roll: int | None
-    seat: int | None
-    made: tuple[int | None, ...] | Die | None
-    game: Game
-
-
-def record_positions(record: Mapping[str, Any]) -> Iterator[Position]:
-    """Every decision point of a host record in order, with the choice made there (`made`: the
-    hand's bids at a bidding, the die rolled at a roll), replaying it through the engine.
-
-    Where the record stops in the middle of a hand, the last position is the decision it stops
-    before (bids not all placed, or the next roll). ValueError if the record is invalid or hides dice.
-    """
-    from .. import record as records
-    from ..rules import Rules
-
-    fault = records.check(record)
-    if fault is not None:
-        raise ValueError(fault)
-    hands = record["hands"]
-    names = [s["name"] for s in record["seats"]]
-    game = Game(
-        len(names), names=names, rules=Rules.from_dict(record.get("rules")),
-        chance=EXTERNAL, first_start=hands[0]["start"],
-    )
-    for k, h in enumerate(hands, start=1):
-        if any(d is None for row in h["dice"] for d in row):
-            raise ValueError(f"hand {k}: some dice are hidden (null); a host record is needed")
-        game.apply(Deal(tuple(tuple(Die(d) for d in row) for row in h["dice"])))
-        bids = tuple(h.get("bids") or ()) + (None,) * (game.seats - len(h.get("bids") or ()))
-        yield Position(k, None, None, None, bids, game)
-        if None in bids:
-            return
-        for s, b in enumerate(bids):
-            game.apply(Bid(s, b))
-        for t, trick in enumerate(h.get("tricks", []), start=1):
-            for r, roll in enumerate(trick["rolls"], start=1):
-                die = Die(roll["die"])
-                yield Position(k, t, r, roll["seat"], die, game)
-                game.apply(Roll(roll["seat"], die))
-                game.apply(Land(Face(roll["face"])))
-        if game.phase is Phase.ROLL:  # the record stops in the middle of the hand: the next roll
-            cur = game.current
-            assert cur is not None
-            done = sum(len(t.rolls) for t in cur.tricks)
-            yield Position(k, done // game.seats + 1, done % game.seats + 1, game.turn, None, game)
-            return
 
 
 def position_from_record(

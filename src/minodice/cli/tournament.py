@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..analysis import DEFAULT_LUCK_PLAYOUTS, MAX_LUCK_PLAYOUTS
 from ..bots import BUILTIN
 from ..dice import MAX_SEATS, MIN_SEATS
 from .options import (
@@ -96,6 +97,19 @@ def tournament(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Draw score distributions and ratings to this image (.png).")
     ] = None,
+    luck: Annotated[
+        bool,
+        typer.Option(
+            "--luck",
+            help="Also report every score less the luck of its faces (what each face rolled gave a seat, judged "
+            "by greedy playouts on the full deal): unbiased, and several times less noisy. Costs about 0.1 s "
+            "a game.",
+        ),
+    ] = False,
+    luck_playouts: Annotated[
+        int,
+        typer.Option("--luck-playouts", help=f"With --luck: playouts that judge each face (1 to {MAX_LUCK_PLAYOUTS:,})."),
+    ] = DEFAULT_LUCK_PLAYOUTS,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Play a tournament between bots and report honest statistics.
@@ -103,7 +117,8 @@ def tournament(
     Statistics per entrant: mean score per game with a 95% t-interval over deals
     (paired: luck cancels), mean place, win rate, bids made, bonus per hand,
     decision times, faults and an openskill rating; and every pair's mean score
-    difference with its paired 95% interval.
+    difference with its paired 95% interval. With --luck, the same less the luck of
+    the faces.
     """
     specs = list(seat or [])
     _check_options(specs, jobs, backend, address, plot)
@@ -112,7 +127,10 @@ def tournament(
 
         seed = secrets.randbelow(2**31)
     rules = rules_from(scoring, all_specials, all_flags, hand_start)
-    config = _config(specs, games=games, seed=seed, duplicate=duplicate, rules=rules, timeout=timeout, records=records)
+    if luck and not 1 <= luck_playouts <= MAX_LUCK_PLAYOUTS:
+        fail("tournament", f"--luck-playouts must be 1 to {MAX_LUCK_PLAYOUTS:,}, not {luck_playouts}")
+    config = _config(specs, games=games, seed=seed, duplicate=duplicate, rules=rules, timeout=timeout, records=records,
+                     luck=luck_playouts if luck else 0)
     outcome = _run(config, jobs=jobs, backend=backend, address=address, records=records, quiet=quiet)
     _report(outcome, as_json=as_json, quiet=quiet, jobs=jobs, backend=backend, records=records, plot=plot)
 
@@ -144,7 +162,8 @@ def _check_options(specs: list[str], jobs: int, backend: Backend, address: str |
 
 
 def _config(
-    specs: list[str], *, games: int, seed: int, duplicate: bool, rules: Rules, timeout: float, records: Path | None
+    specs: list[str], *, games: int, seed: int, duplicate: bool, rules: Rules, timeout: float, records: Path | None,
+    luck: int = 0,
 ) -> TournamentConfig:
     """The tournament to play (and the records directory made ready); a usage error if it cannot be."""
     from ..tournament.config import TournamentConfig, TournamentError, entrants_from_specs
@@ -153,7 +172,7 @@ def _config(
     try:
         config = TournamentConfig(
             entrants_from_specs(specs, timeout=timeout),
-            games=games, seed=seed, duplicate=duplicate, rules=rules, timeout=timeout,
+            games=games, seed=seed, duplicate=duplicate, rules=rules, timeout=timeout, luck=luck,
         )
         if records is not None:
             prepare_records_dir(records)

@@ -10,8 +10,9 @@ unrolled dice changes nothing before they are rolled.
 
 Per hand, the best bid's estimate is what the dice drawn were worth before any decision (`dealt`);
 the hand's score is then `dealt` − the decisions' losses + the rest: what the faces rolled gave the
-seat (`luck`, measured on the finished hand by `review.luck`) and the others' play. The loss of a choice equal in worth to the best is not exactly 0: the best of several noisy
-estimates is biased up by about one standard error.
+seat (`luck`, measured on the finished hand by `analysis.luck`) and the others' play. The loss of
+a choice equal in worth to the best is not exactly 0: the best of several noisy estimates is biased
+up by about one standard error.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import defaults as D
-from ..bots.explain import Explanation, explain, record_positions
+from ..bots.explain import Explanation, explain
 from ..dice import Die
+from ..record import record_positions
 from ..view import View
 
 __all__ = [
@@ -114,7 +116,7 @@ class Decision:
 class HandReview:
     """One hand of a seat: its score (None: unfinished), what its dice were worth before any
     decision (`dealt`, the best bid's estimate), the decisions' total loss, and what the faces
-    rolled gave the seat (`luck`, None while the hand is unfinished: `review.luck`)."""
+    rolled gave the seat (`luck`, None while the hand is unfinished: `analysis.luck`)."""
 
     hand: int
     score: int | None
@@ -277,8 +279,8 @@ def analyze(
     or a seat it does not have.
     """
     from .. import record as records
+    from ..analysis.luck import face_luck  # the simulator, only when a game is analysed
     from ..bots import make_bot
-    from .luck import face_luck  # the simulator, only when a game is analysed
 
     make_bot(spec).close()  # BotSpecError for a bad spec, before any work
     n = len(record.get("seats") or ())

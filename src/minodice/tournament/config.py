@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..analysis import MAX_LUCK_PLAYOUTS
 from ..bots import BotSpecError, make_bot
 from ..codes import quoted
 from ..dice import MAX_SEATS, MIN_SEATS
@@ -90,7 +91,8 @@ class TournamentConfig:
     In `duplicate` mode (the default) every deal is played once per rotation of
     the entrants over the seats, so `games` must be a multiple of the seat count.
     `timeout` is an external bot's time per decision; `records` asks workers to
-    return each game's `minodice/1` record.
+    return each game's `minodice/1` record; `luck`, playouts a face, asks them to
+    take the luck of the faces out of each score too (`analysis.luck`; 0: not).
     """
 
     entrants: tuple[Entrant, ...]
@@ -100,6 +102,7 @@ class TournamentConfig:
     rules: Rules = field(default_factory=Rules)
     timeout: float = 10.0
     records: bool = False
+    luck: int = 0
     #: Working directory for external programs (relative paths in `cmd:` specs).
     cwd: str | None = None
 
@@ -122,6 +125,8 @@ class TournamentConfig:
                 f"deal once per rotation of the entrants ({n} games per deal). Use {hint}, "
                 f"or --no-duplicate for independent games"
             )
+        if not isinstance(self.luck, int) or not 0 <= self.luck <= MAX_LUCK_PLAYOUTS:
+            raise TournamentError(f"--luck-playouts must be 0 to {MAX_LUCK_PLAYOUTS:,}, not {self.luck}")
         if not self.timeout > 0:
             raise TournamentError(f"--timeout must be more than 0 seconds, not {self.timeout}")
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import record as records
+from ..analysis.luck import face_luck
 from ..bots import Bot, bot_seed, make_bot
 from ..bots.clairvoyance import show_dice
 from ..bots.external import ExternalBot
@@ -101,6 +102,8 @@ class SeatResult:
     #: The first few faults, as (kind, message); a message's lines after the first are the
     #: program's last stderr lines (`Fault.report`).
     faults: tuple[tuple[str, str], ...] = ()
+    #: What the faces gave the seat over the game (`analysis.luck`; None unless the tournament asks).
+    luck: float | None = None
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,11 @@ class Worker:
                 if spec.seating[seat] not in self._kept:
                     bot.close()
         outcomes = hand_outcomes(game)
+        record = None
+        if config.records or config.luck:
+            info = [{"bot": config.entrants[e].spec} for e in spec.seating]
+            record = records.from_game(game, seat_info=info)
+        luck = face_luck(record, playouts=config.luck).totals if record is not None and config.luck else None
         seats = []
         for s, e in enumerate(spec.seating):
             stats = match.stats[s]
@@ -192,13 +200,10 @@ class Worker:
                     fault_count=len(stats.faults),
                     fault_kinds=tuple(sorted(Counter(f.kind for f in stats.faults).items())),
                     faults=tuple((f.kind, f.report()) for f in stats.faults[:MAX_FAULT_MESSAGES]),
+                    luck=luck[s] if luck else None,
                 )
             )
-        record = None
-        if config.records:
-            info = [{"bot": config.entrants[e].spec} for e in spec.seating]
-            record = records.from_game(game, seat_info=info)
-        return GameResult(spec.index, spec.deal, spec.rotation, tuple(seats), record)
+        return GameResult(spec.index, spec.deal, spec.rotation, tuple(seats), record if config.records else None)
 
     def play_many(self, specs: Sequence[GameSpec]) -> list[GameResult]:
         """Play several scheduled games in order."""

@@ -59,10 +59,14 @@ def to_json(summary: Summary) -> dict[str, Any]:
                     "sigma": _num(e.rating.sigma),
                     "ordinal": _num(e.rating.ordinal),
                 },
+                **({} if e.mean_less_luck is None else
+                   {"less_luck": {"mean_score": _num(e.mean_less_luck), "ci95": _interval(e.ci95_less_luck)}}),
             }
         )
     pairs = [
-        {"a": p.a, "b": p.b, "mean_diff": _num(p.mean_diff), "ci95": _interval(p.ci95), "deals": p.deals}
+        {"a": p.a, "b": p.b, "mean_diff": _num(p.mean_diff), "ci95": _interval(p.ci95), "deals": p.deals,
+         **({} if p.mean_diff_less_luck is None else
+            {"less_luck": {"mean_diff": _num(p.mean_diff_less_luck), "ci95": _interval(p.ci95_less_luck)}})}
         for p in summary.pairs
     ]
     return {
@@ -89,6 +93,7 @@ def _ranked(summary: Summary) -> list[EntrantStats]:
 def results_table(summary: Summary) -> Table:
     """One row per entrant, best mean score first (fits 100 columns)."""
     mode = "duplicate" if summary.duplicate else "independent games"
+    lucky = any(e.mean_less_luck is not None for e in summary.entrants)
     rules = ", ".join(f"{k} {v}" for k, v in summary.rules.items())
     specs = "; ".join(
         f"{_plain(e.name)} = {_plain(e.spec)}" for e in summary.entrants if e.spec != e.name.partition("#")[0]
@@ -99,22 +104,29 @@ def results_table(summary: Summary) -> Table:
             (f"{specs}\n" if specs else "")
             + f"rules: {rules}\n"
             "score: mean per game ± half its 95% t-interval over deals; rank: mean place (ties shared);\n"
-            "win: a tie for first shares the win; bids made: share of hands; ms: time per decision;\n"
+            + ("less luck: the score less what the faces gave (unbiased, less noisy: --luck);\n" if lucky else "")
+            + "win: a tie for first shares the win; bids made: share of hands; ms: time per decision;\n"
             "μ, σ, ordinal (μ − 3σ): openskill Plackett-Luce rating"
         ),
         caption_justify="left",
         box=box.SIMPLE_HEAVY,
         collapse_padding=True,
     )
-    for header in ("entrant", "games", "score", "±95%", "rank", "win", "bids\nmade",
-                   "bonus\n/hand", "ms", "max\nms", "faults", "μ", "σ", "ordinal"):
+    headers = ("entrant", "games", "score", "±95%", *(("less\nluck", "±95%") if lucky else ()), "rank", "win",
+               "bids\nmade", "bonus\n/hand", "ms", "max\nms", "faults", "μ", "σ", "ordinal")
+    for header in headers:
         table.add_column(header, justify="left" if header == "entrant" else "right", no_wrap=True)
     for e in _ranked(summary):
+        less = () if not lucky else (
+            "–" if e.mean_less_luck is None else f"{e.mean_less_luck:+.1f}",
+            "–" if e.ci95_less_luck is None else f"{(e.ci95_less_luck[1] - e.ci95_less_luck[0]) / 2:.1f}",
+        )
         table.add_row(
             _plain(e.name),
             str(e.games),
             f"{e.mean_score:+.1f}",
             "–" if e.ci95 is None else f"{(e.ci95[1] - e.ci95[0]) / 2:.1f}",
+            *less,
             f"{e.mean_rank:.2f}",
             f"{100 * e.win_rate:.1f}%",
             f"{100 * e.bids_made:.1f}%",
@@ -129,12 +141,14 @@ def results_table(summary: Summary) -> Table:
     return table
 
 
-def pairs_table(summary: Summary) -> Table:
-    """Row entrant's mean score minus column entrant's, paired by deal (green/red: CI clear of 0)."""
+def pairs_table(summary: Summary, *, less_luck: bool = False) -> Table:
+    """Row entrant's mean score minus column entrant's, paired by deal (green/red: CI clear of 0); with
+    `less_luck`, of their scores less the luck of the faces."""
     ranked = _ranked(summary)
     pairs = {(p.a, p.b): p for p in summary.pairs}
     table = Table(
-        title="Score difference per game (row − column) ± 95% paired t-interval over deals",
+        title="Score difference per game (row − column) ± 95% paired t-interval over deals"
+        + (", less the luck of the faces" if less_luck else ""),
         box=box.SIMPLE_HEAVY,
     )
     table.add_column("")
@@ -147,12 +161,16 @@ def pairs_table(summary: Summary) -> Table:
                 cells.append("·")
                 continue
             p = pairs[a.name, b.name]
+            mean, ci = (p.mean_diff_less_luck, p.ci95_less_luck) if less_luck else (p.mean_diff, p.ci95)
+            if mean is None:
+                cells.append("–")
+                continue
             style = ""
-            if p.ci95 is not None and p.ci95[0] > 0:
+            if ci is not None and ci[0] > 0:
                 style = "green"
-            elif p.ci95 is not None and p.ci95[1] < 0:
+            elif ci is not None and ci[1] < 0:
                 style = "red"
-            cells.append(Text(_pm(p.mean_diff, p.ci95), style=style))
+            cells.append(Text(_pm(mean, ci), style=style))
         table.add_row(_plain(a.name), *cells)
     return table
 
@@ -183,6 +201,8 @@ def _plain(text: str) -> str:
 def render(summary: Summary) -> Group:
     """Everything to print after a tournament."""
     parts: list[Any] = [results_table(summary), pairs_table(summary)]
+    if any(p.mean_diff_less_luck is not None for p in summary.pairs):
+        parts.append(pairs_table(summary, less_luck=True))
     faults = faults_text(summary)
     if faults is not None:
         parts.append(faults)

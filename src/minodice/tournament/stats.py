@@ -183,6 +183,9 @@ class EntrantStats:
     rating: Rating
     #: The entrant's final total in each game it played (in game order).
     scores: tuple[int, ...] = field(repr=False)
+    #: The mean score less the luck of the faces, and its interval over deals (None unless measured).
+    mean_less_luck: float | None = None
+    ci95_less_luck: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,9 @@ class PairStats:
     mean_diff: float
     ci95: tuple[float, float] | None
     deals: int
+    #: The same for the scores less the luck of the faces (None unless measured).
+    mean_diff_less_luck: float | None = None
+    ci95_less_luck: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -219,9 +225,10 @@ def summarize(config: TournamentConfig, results: Sequence[GameResult]) -> Summar
             tallies[r.entrant].add(game, r, place[seat], place.count(1))
     rated = ratings(config.seats, results)
     deal_means = [t.deal_means() for t in tallies]
+    less_luck = [t.deal_means(less_luck=True) for t in tallies]
     return Summary(
         entrants=tuple(t.row(entrant, rated[e]) for e, (entrant, t) in enumerate(zip(config.entrants, tallies))),
-        pairs=tuple(_pairs(config, deal_means)),
+        pairs=tuple(_pairs(config, deal_means, less_luck)),
         games=len(results),
         deals=len({g.deal for g in results}),
         seed=config.seed,
@@ -236,6 +243,9 @@ class _Tally:
 
     scores: list[int] = field(default_factory=list)
     by_deal: dict[int, list[int]] = field(default_factory=dict)
+    #: Each deal's totals less the luck of the faces, where every game measured it.
+    less_luck: dict[int, list[float]] = field(default_factory=dict)
+    unmeasured: bool = False
     rank_sum: int = 0
     wins: float = 0.0
     hands: int = 0
@@ -252,6 +262,10 @@ class _Tally:
         """Count one game in which the entrant finished `place` (`firsts` seats shared first place)."""
         self.scores.append(r.total)
         self.by_deal.setdefault(game.deal, []).append(r.total)
+        if r.luck is None:
+            self.unmeasured = True
+        else:
+            self.less_luck.setdefault(game.deal, []).append(r.total - r.luck)
         self.rank_sum += place
         if place == 1:
             self.wins += 1.0 / firsts
@@ -267,15 +281,21 @@ class _Tally:
             if len(self.messages) < FIRST_FAULTS:
                 self.messages.append(f"game {game.index}: {message}")
 
-    def deal_means(self) -> dict[int, float]:
-        """The entrant's mean total per deal (duplicate play: a deal's rotations averaged)."""
-        return {d: math.fsum(v) / len(v) for d, v in self.by_deal.items()}
+    def deal_means(self, *, less_luck: bool = False) -> dict[int, float]:
+        """The entrant's mean total per deal (duplicate play: a deal's rotations averaged); `less_luck`:
+        of its totals less the luck of the faces (empty unless every game measured it)."""
+        if less_luck and self.unmeasured:
+            return {}
+        by_deal: dict[int, list[float]] | dict[int, list[int]] = self.less_luck if less_luck else self.by_deal
+        return {d: math.fsum(v) / len(v) for d, v in by_deal.items()}
 
     def row(self, entrant: Entrant, rating: Rating) -> EntrantStats:
         """The entrant's row of the tournament table."""
         games = len(self.scores)
         means = self.deal_means()
         _, ci = mean_ci([means[d] for d in sorted(means)])
+        lucky = self.deal_means(less_luck=True)
+        less_luck, ci_less_luck = mean_ci([lucky[d] for d in sorted(lucky)]) if lucky else (None, None)
         return EntrantStats(
             name=entrant.name,
             spec=entrant.spec,
@@ -294,11 +314,15 @@ class _Tally:
             first_faults=tuple(self.messages),
             rating=rating,
             scores=tuple(self.scores),
+            mean_less_luck=less_luck,
+            ci95_less_luck=ci_less_luck,
         )
 
 
-def _pairs(config: TournamentConfig, deal_means: list[dict[int, float]]) -> list[PairStats]:
-    """Every ordered pair of entrants: the mean difference of their totals over the deals both played."""
+def _pairs(config: TournamentConfig, deal_means: list[dict[int, float]],
+           less_luck: list[dict[int, float]]) -> list[PairStats]:
+    """Every ordered pair of entrants: the mean difference of their totals over the deals both played
+    (and of their totals less the luck of the faces, where measured)."""
     pairs = []
     n = config.seats
     for a in range(n):
@@ -307,5 +331,9 @@ def _pairs(config: TournamentConfig, deal_means: list[dict[int, float]]) -> list
                 continue
             common = sorted(set(deal_means[a]) & set(deal_means[b]))
             diff, ci = mean_ci([deal_means[a][d] - deal_means[b][d] for d in common])
-            pairs.append(PairStats(config.entrants[a].name, config.entrants[b].name, diff, ci, len(common)))
+            lucky = less_luck[a] and less_luck[b]
+            diff_less, ci_less = (mean_ci([less_luck[a][d] - less_luck[b][d] for d in common]) if lucky
+                                  else (None, None))
+            pairs.append(PairStats(config.entrants[a].name, config.entrants[b].name, diff, ci, len(common),
+                                   diff_less, ci_less))
     return pairs

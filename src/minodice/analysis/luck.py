@@ -35,17 +35,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import record as records
-from ..bots.explain import record_positions
 from ..dice import Die, Face
 from ..game import EXTERNAL, Game, Roll
-from ..sim.playout import finish_hand
+from ..record import check, record_positions
+from . import DEFAULT_LUCK_PLAYOUTS, MAX_LUCK_PLAYOUTS
 
-__all__ = ["DEFAULT_LUCK_PLAYOUTS", "Luck", "RollLuck", "face_luck", "roll_luck"]
-
-#: Playouts that judge each face of a roll: at 256 the chance-corrected hand scores of a 4-seat
-#: game spread about 2.4 times less than the scores themselves (benchmarks/bench_luck.py).
-DEFAULT_LUCK_PLAYOUTS = 256
+__all__ = ["Luck", "RollLuck", "face_luck", "roll_luck"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +83,8 @@ class Luck:
 def _judge(game: Game, playouts: int, seed: int) -> np.ndarray:
     """Each seat's expected score of the hand in `game` just after a die landed: the scores if the
     hand is over, else the mean of `playouts` greedy playouts."""
+    from ..sim.playout import finish_hand  # numba only once luck is measured: its constants stay light
+
     hand = game.log[-1]
     if hand.scores is not None:
         return np.asarray(hand.scores, dtype=np.float64)
@@ -102,6 +99,7 @@ def roll_luck(game: Game, seat: int, die: Die, *, playouts: int = DEFAULT_LUCK_P
 
     It reads every seat's dice: show it only to whoever may see them all (a finished hand, the host).
     """
+    _check_playouts(playouts)
     rolled = game.clone(EXTERNAL)
     rolled.apply(Roll(seat, die))  # the engine refuses a roll out of turn or a die not held, in words
     outcomes = rolled.chance_outcomes()
@@ -120,8 +118,7 @@ def face_luck(record: Mapping[str, Any], *, playouts: int = DEFAULT_LUCK_PLAYOUT
 
     ValueError, in words, if the record is invalid or `playouts` is not a whole number of at least 1.
     """
-    if not isinstance(playouts, int) or isinstance(playouts, bool) or playouts < 1:
-        raise ValueError(f"playouts must be a whole number of at least 1, not {playouts!r}")
+    _check_playouts(playouts)
     record = _finished_hands(record)
     hands = record["hands"]
     rolls: list[RollLuck] = []
@@ -140,12 +137,17 @@ def face_luck(record: Mapping[str, Any], *, playouts: int = DEFAULT_LUCK_PLAYOUT
     return Luck(tuple(rolls), tuple(tuple(float(x) for x in h) for h in per_hand))
 
 
+def _check_playouts(playouts: object) -> None:
+    if not isinstance(playouts, int) or isinstance(playouts, bool) or not 1 <= playouts <= MAX_LUCK_PLAYOUTS:
+        raise ValueError(f"playouts must be a whole number from 1 to {MAX_LUCK_PLAYOUTS:,}, not {playouts!r}")
+
+
 def _finished_hands(record: Mapping[str, Any]) -> dict[str, Any]:
     """`record` without its last hand if that hand is still being played (and so without its totals),
     checked; ValueError saying what is wrong."""
     if not isinstance(record, Mapping):
         raise ValueError(f"a record is a JSON object (minodice/1), not {type(record).__name__}")
-    fault = records.check(record)
+    fault = check(record)
     if fault is not None:
         raise ValueError(fault)
     hands = list(record["hands"])
