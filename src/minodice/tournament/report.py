@@ -91,7 +91,7 @@ def _ranked(summary: Summary) -> list[EntrantStats]:
 
 
 def results_table(summary: Summary) -> Table:
-    """One row per entrant, best mean score first (fits 100 columns)."""
+    """One row per entrant, best mean score first (fits 100 columns; with the luck measured, 112)."""
     mode = "duplicate" if summary.duplicate else "independent games"
     lucky = any(e.mean_less_luck is not None for e in summary.entrants)
     rules = ", ".join(f"{k} {v}" for k, v in summary.rules.items())
