@@ -380,6 +380,10 @@ def test_an_attached_analysis_shows_each_decisions_loss(server: ServerProcess, b
     assert shows(shown.locator(".loss").text_content(), roll["loss"], roll["loss_se"])
     # The graphs: one per analysed seat; a mark of a mistake or blunder jumps to its step.
     assert page.locator("#graphs figure").count() == 2
+    for review in doc["seats"]:  # each caption tells what the faces gave the seat (`split.faces`)
+        caption = page.locator(f"#graphs figure[data-seat='{review['seat']}'] figcaption").text_content() or ""
+        shown = float(caption.split("the faces gave ")[1].split(" pts")[0].replace(",", ""))
+        assert abs(shown - review["split"]["faces"]) <= 0.051, caption
     marks = page.locator("#graphs a.mark")
     marked = [d for s in doc["seats"] for d in s["decisions"] if d["label"] in ("mistake", "blunder")]
     assert marks.count() == len(marked)

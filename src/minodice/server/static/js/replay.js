@@ -670,7 +670,11 @@ function renderGraphs() {
       loss: pm(seatReview.loss, seatReview.loss_se),
       mistakes: counts.mistake ?? 0, blunders: counts.blunder ?? 0,
     });
-    fig.append(el("figcaption", { text: caption }));
+    // What the faces gave the seat over its finished hands (`split.faces`: an older analysis has none).
+    const faces = seatReview.split?.faces;
+    const luck = typeof faces === "number" && Number.isFinite(faces)
+      ? ` · ${t("replay.graph_luck", { luck: (faces > 0 ? "+" : "") + fmt(faces) })}` : "";
+    fig.append(el("figcaption", { text: caption + luck }));
     if (!pts.length) {
       box.append(fig);
       continue;
