@@ -33,7 +33,6 @@ decisions trained on.
 from __future__ import annotations
 
 import argparse
-import functools
 import itertools
 import json
 import math
@@ -42,11 +41,9 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from minodice.analysis import DEFAULT_LUCK_PLAYOUTS
-from minodice.analysis.luck import Luck, face_luck
+from minodice.analysis import DEFAULT_LUCK_PLAYOUTS, MAX_LUCK_PLAYOUTS
 from minodice.tournament import SeatResult, TournamentConfig, entrants_from_specs, run_tournament
 from minodice.tournament.stats import mean_ci
 
@@ -77,21 +74,19 @@ def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16
     """The candidate's lead over the other seats per game, its interval, and its decision times; with
     `luck_playouts`, also the lead less the luck of the faces (`analysis.luck`: unbiased, and far less noisy)."""
     specs = [candidate, *others]
-    config = TournamentConfig(entrants_from_specs(specs), games=deals * len(specs), seed=seed,
-                              records=luck_playouts > 0)
+    config = TournamentConfig(entrants_from_specs(specs), games=deals * len(specs), seed=seed, luck=luck_playouts)
     began = time.perf_counter()
-    outcome = run_tournament(config, jobs=jobs)
-    played = time.perf_counter() - began
-    lucks = games_luck([g.record for g in outcome.results], luck_playouts, jobs) if luck_playouts > 0 else None
+    outcome = run_tournament(config, jobs=jobs)  # the workers measure the luck after each game
     per_deal: dict[int, list[float]] = defaultdict(list)
     per_deal_corrected: dict[int, list[float]] = defaultdict(list)
     decisions = 0
     seconds = 0.0
     slowest = 0.0
-    for i, game in enumerate(outcome.results):
+    for game in outcome.results:
         per_deal[game.deal].append(candidate_lead(game.seats, [s.total for s in game.seats]))
-        if lucks is not None:
-            per_deal_corrected[game.deal].append(candidate_lead(game.seats, lucks[i].corrected(game.totals)))
+        if luck_playouts > 0:
+            less_luck = [s.total - s.luck for s in game.seats if s.luck is not None]  # every seat's, or a mismatch
+            per_deal_corrected[game.deal].append(candidate_lead(game.seats, less_luck))
         mine = [s for s in game.seats if s.entrant == 0]
         decisions += mine[0].decisions
         seconds += mine[0].seconds
@@ -102,16 +97,15 @@ def measure(candidate: str, others: Sequence[str], deals: int, *, seed: int = 16
         "candidate": candidate, "others": list(others), "deals": len(leads), "games": len(outcome.results),
         "lead": round(mean, 2), "ci95": round(half, 2),
         "decision_ms_mean": round(1000 * seconds / max(decisions, 1), 3), "decision_ms_max": round(1000 * slowest, 1),
-        "wall_seconds": round(played, 1),
+        "wall_seconds": round(time.perf_counter() - began, 1),
         "seed": seed, "seats": len(specs),
         # The lead per deal, so two candidates measured on the same seed can be compared deal by deal.
         "per_deal": {str(deal): round(statistics.fmean(v), 3) for deal, v in sorted(per_deal.items())},
     }
-    if lucks is not None:
+    if luck_playouts > 0:
         mean, half = mean_half([statistics.fmean(v) for v in per_deal_corrected.values()])
         result |= {
             "lead_corrected": round(mean, 2), "ci95_corrected": round(half, 2), "luck_playouts": luck_playouts,
-            "luck_seconds": round(time.perf_counter() - began - played, 1),
             "per_deal_corrected": {str(d): round(statistics.fmean(v), 3) for d, v in sorted(per_deal_corrected.items())},
         }
     return result
@@ -121,17 +115,6 @@ def candidate_lead(seats: Sequence[SeatResult], totals: Sequence[float]) -> floa
     """The candidate's (entrant 0's) total less the mean of the other seats' totals."""
     mine = [t for s, t in zip(seats, totals, strict=True) if s.entrant == 0]
     return mine[0] - statistics.fmean(t for s, t in zip(seats, totals, strict=True) if s.entrant != 0)
-
-
-def games_luck(records: Sequence[dict | None], playouts: int, jobs: int = 1) -> list[Luck]:
-    """The luck of each game's finished hands (`analysis.luck.face_luck`), over `jobs` processes."""
-    if any(r is None for r in records):
-        raise ValueError("the luck of the faces needs every game's record")
-    judge = functools.partial(face_luck, playouts=playouts)
-    if jobs <= 1:
-        return [judge(r) for r in records]
-    with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(judge, records, chunksize=8))
 
 
 def deal_leads(result: dict, key: str = "per_deal") -> dict[tuple[int, int], float]:
@@ -321,8 +304,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.deals < 1:
         ap.error(f"--deals must be at least 1, not {args.deals}")
-    if args.luck_playouts < 0:
-        ap.error(f"--luck-playouts must be 0 (off) or more, not {args.luck_playouts}")
+    if not 0 <= args.luck_playouts <= MAX_LUCK_PLAYOUTS:
+        ap.error(f"--luck-playouts must be 0 (off) to {MAX_LUCK_PLAYOUTS:,}, not {args.luck_playouts}")
     if args.pool is not None:
         results = [r for spec in args.pool for r in results_named(spec)]
         p = pooled(results)
@@ -363,7 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"max {result['decision_ms_max']} ms; {result['wall_seconds']} s)", flush=True)
         if "lead_corrected" in result:
             print(f"  less the luck of the faces: {result['lead_corrected']:+7.1f} ± {result['ci95_corrected']:5.1f}   "
-                  f"({result['luck_playouts']} playouts a face; {result['luck_seconds']} s)", flush=True)
+                  f"({result['luck_playouts']} playouts a face)", flush=True)
         if args.save:
             with open(args.save, "a", encoding="utf-8") as f:
                 f.write(json.dumps({"table": name, **result}) + "\n")

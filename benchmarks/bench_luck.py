@@ -11,15 +11,30 @@ plain lead would need for the same interval (the ratio of the variances), and th
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 
-from bench_learned import TABLES, candidate_lead, games_luck, mean_half, table
+from bench_learned import TABLES, candidate_lead, mean_half, table
 
+from minodice.analysis import MAX_LUCK_PLAYOUTS
+from minodice.analysis.luck import Luck, face_luck
 from minodice.tournament import GameResult, TournamentConfig, entrants_from_specs, run_tournament
+
+
+def games_luck(records: Sequence[dict | None], playouts: int, jobs: int = 1) -> list[Luck]:
+    """The luck of each game's finished hands (`analysis.luck.face_luck`), over `jobs` processes."""
+    if any(r is None for r in records):
+        raise ValueError("the luck of the faces needs every game's record")
+    judge = functools.partial(face_luck, playouts=playouts)
+    if jobs <= 1:
+        return [judge(r) for r in records]
+    with ProcessPoolExecutor(jobs) as pool:
+        return list(pool.map(judge, records, chunksize=8))
 
 
 def spread(games: Sequence[GameResult], leads: Sequence[float]) -> dict[str, float]:
@@ -45,8 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         budgets = [int(x) for x in args.playouts.split(",")]
     except ValueError:
         ap.error(f"--playouts takes whole numbers separated by commas, not {args.playouts!r}")
-    if args.deals < 2 or any(b < 1 for b in budgets):
-        ap.error("--deals must be at least 2 and every --playouts at least 1")
+    if args.deals < 2 or any(not 1 <= b <= MAX_LUCK_PLAYOUTS for b in budgets):
+        ap.error(f"--deals must be at least 2 and every --playouts 1 to {MAX_LUCK_PLAYOUTS:,}")
     specs = [args.candidate, *table(args.table)]
     config = TournamentConfig(entrants_from_specs(specs), games=args.deals * len(specs), seed=args.seed, records=True)
     games = run_tournament(config, jobs=args.jobs).results

@@ -117,3 +117,5 @@ def test_bench_learned_takes_the_luck_of_the_faces_out_of_the_leads(tmp_path: Pa
     assert "less the luck of the faces" in _run("--pool", f"{saved}:1").stdout
     bad = _run("neural", "--luck-playouts", "-1")
     assert bad.returncode == 2 and "--luck-playouts" in bad.stderr
+    bad = _run("neural", "--luck-playouts", "100000")
+    assert bad.returncode == 2 and "--luck-playouts" in bad.stderr
