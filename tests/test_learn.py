@@ -401,8 +401,10 @@ def test_neural_search_network_playouts_finish_whole_games_and_refuse_a_time_bud
 
 def test_neural_search_network_playouts_refuse_a_budget_too_big_to_hold_in_memory() -> None:
     """Network playouts run all at once: an absurd budget is refused at once in words, not left to fill memory."""
-    with pytest.raises(BotSpecError, match=r"plays at most 16,384 playouts a move .* not 4,000,000,000"):
-        make_bot("neural+search:policy=network,sims=4000000000,per=1")
+    with pytest.raises(BotSpecError, match=r"plays at most 16,384 playouts a move .* not 4,000,000"):
+        make_bot("neural+search:policy=network,sims=4000000,per=1")
+    with pytest.raises(BotSpecError, match=r"option sims may be at most 10,000,000, not '4000000000'"):
+        make_bot("neural+search:policy=network,sims=4000000000,per=1")  # above every bot's ceiling
     with pytest.raises(BotSpecError, match="not 16,385"):
         make_bot("neural+search:policy=value,bid_sims=16385")
     assert make_bot("neural+search:policy=value,sims=16384").describe() == "neural+search:sims=16384,policy=value"
