@@ -434,6 +434,8 @@ def test_ray_and_the_process_pool_agree(ray_session):
          "the directory '/no/such/dir' does not exist"),
         (["--seat", "greedy", "--seat", "random", "--seat", "random", "--luck", "--luck-playouts", "0"],
          "--luck-playouts must be 1 to 65,536, not 0"),
+        (["--seat", "greedy", "--seat", "random", "--seat", "random", "--luck-playouts", "64"],
+         "--luck-playouts sets how the luck is measured: give it with --luck"),
     ],
 )
 def test_usage_errors_are_clear(args, message):

@@ -127,6 +127,8 @@ def tournament(
 
         seed = secrets.randbelow(2**31)
     rules = rules_from(scoring, all_specials, all_flags, hand_start)
+    if not luck and luck_playouts != DEFAULT_LUCK_PLAYOUTS:
+        fail("tournament", "--luck-playouts sets how the luck is measured: give it with --luck")
     if luck and not 1 <= luck_playouts <= MAX_LUCK_PLAYOUTS:
         fail("tournament", f"--luck-playouts must be 1 to {MAX_LUCK_PLAYOUTS:,}, not {luck_playouts}")
     config = _config(specs, games=games, seed=seed, duplicate=duplicate, rules=rules, timeout=timeout, records=records,
