@@ -10,8 +10,9 @@ sits in every seat with the same dice and faces — luck cancels):
 - ``mixed``:      the candidate, `greedy`, `montecarlo` and `ismcts`.
 
 The figure per table is the candidate's lead: its mean total minus the mean total of the other three
-seats, averaged over the rotations of a deal, with a t-interval over deals (paired by deal). Each result saved
-holds its table size (``seats``).
+seats, averaged over the rotations of a deal, with a t-interval over deals (paired by deal); and the same less
+the luck of the faces (`minodice.analysis.luck`: unbiased, its interval about half as wide; ``--luck-playouts 0``
+leaves it out). Each result saved holds its table size (``seats``).
 
     .venv/bin/python benchmarks/bench_learned.py neural --tables greedy,montecarlo,mixed --deals 100 --jobs 2
     .venv/bin/python benchmarks/bench_learned.py --curve CHECKPOINTS --deals 40 --plot docs/learning-curve.png
