@@ -122,15 +122,12 @@ def tournament(
     """
     specs = list(seat or [])
     _check_options(specs, jobs, backend, address, plot)
+    _check_luck(luck, luck_playouts)
     if seed is None:
         import secrets
 
         seed = secrets.randbelow(2**31)
     rules = rules_from(scoring, all_specials, all_flags, hand_start)
-    if not luck and luck_playouts != DEFAULT_LUCK_PLAYOUTS:
-        fail("tournament", "--luck-playouts sets how the luck is measured: give it with --luck")
-    if luck and not 1 <= luck_playouts <= MAX_LUCK_PLAYOUTS:
-        fail("tournament", f"--luck-playouts must be 1 to {MAX_LUCK_PLAYOUTS:,}, not {luck_playouts}")
     config = _config(specs, games=games, seed=seed, duplicate=duplicate, rules=rules, timeout=timeout, records=records,
                      luck=luck_playouts if luck else 0)
     outcome = _run(config, jobs=jobs, backend=backend, address=address, records=records, quiet=quiet)
@@ -161,6 +158,14 @@ def _check_options(specs: list[str], jobs: int, backend: Backend, address: str |
                    + ", ".join(f".{k}" for k in sorted(kinds)))
         if not plot.parent.is_dir():
             fail("tournament", f"--plot {plot}: the directory {str(plot.parent)!r} does not exist")
+
+
+def _check_luck(luck: bool, playouts: int) -> None:
+    """Refuse, as a usage error, a luck budget out of range or given without --luck."""
+    if not luck and playouts != DEFAULT_LUCK_PLAYOUTS:
+        fail("tournament", "--luck-playouts sets how the luck is measured: give it with --luck")
+    if luck and not 1 <= playouts <= MAX_LUCK_PLAYOUTS:
+        fail("tournament", f"--luck-playouts must be 1 to {MAX_LUCK_PLAYOUTS:,}, not {playouts}")
 
 
 def _config(
