@@ -127,8 +127,8 @@ def face_luck(record: Mapping[str, Any], *, playouts: int = DEFAULT_LUCK_PLAYOUT
         if pos.trick is None:
             per_hand.append(np.zeros(pos.game.seats))
             continue
-        if not isinstance(pos.made, Die) or pos.seat is None or pos.roll is None:
-            continue  # not reached: every hand replayed is finished
+        # Every hand replayed is finished, so every roll position holds the die rolled and its seat.
+        assert isinstance(pos.made, Die) and pos.seat is not None and pos.roll is not None
         face = Face(hands[pos.hand - 1]["tricks"][pos.trick - 1]["rolls"][pos.roll - 1]["face"])
         at = seed + 1_000 * pos.hand + 10 * pos.trick + pos.roll  # another stream at every roll
         luck = roll_luck(pos.game, pos.seat, pos.made, playouts=playouts, seed=at)[face]
