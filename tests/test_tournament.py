@@ -16,6 +16,7 @@ from openskill.models import PlackettLuce
 from typer.testing import CliRunner
 
 from minodice import record
+from minodice.analysis import MAX_LUCK_PLAYOUTS
 from minodice.cli.tournament import register
 from minodice.dice import Die, Face
 from minodice.game import EXTERNAL, Bid, Deal, Game, Land, Roll
@@ -476,3 +477,10 @@ def test_config_refuses_what_the_command_refuses():
         run_tournament(TournamentConfig(entrants, games=3, seed=1), jobs=0)
     with pytest.raises(TournamentError, match="unknown backend"):
         run_tournament(TournamentConfig(entrants, games=3, seed=1), backend="cloud")
+
+
+@pytest.mark.parametrize("luck", [True, -1, 2.5, "64", MAX_LUCK_PLAYOUTS + 1])
+def test_config_refuses_a_luck_budget_that_is_not_a_count_of_playouts(luck):
+    entrants = entrants_from_specs(["greedy", "random", "random"])
+    with pytest.raises(TournamentError, match="--luck-playouts must be a whole number"):
+        TournamentConfig(entrants, games=3, seed=1, luck=luck)

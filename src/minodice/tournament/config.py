@@ -125,8 +125,10 @@ class TournamentConfig:
                 f"deal once per rotation of the entrants ({n} games per deal). Use {hint}, "
                 f"or --no-duplicate for independent games"
             )
-        if not isinstance(self.luck, int) or not 0 <= self.luck <= MAX_LUCK_PLAYOUTS:
-            raise TournamentError(f"--luck-playouts must be 0 to {MAX_LUCK_PLAYOUTS:,}, not {self.luck}")
+        if isinstance(self.luck, bool) or not isinstance(self.luck, int) or not 0 <= self.luck <= MAX_LUCK_PLAYOUTS:
+            # A bool is an int in Python: luck=True would quietly mean one playout a face.
+            raise TournamentError(f"--luck-playouts must be a whole number from 0 to {MAX_LUCK_PLAYOUTS:,}, "
+                                  f"not {self.luck!r}")
         if not self.timeout > 0:
             raise TournamentError(f"--timeout must be more than 0 seconds, not {self.timeout}")
 
