@@ -9,8 +9,8 @@ honest bot: a level never cheats.
 
 `expert` is the strongest honest bot measured: the learned bot's network
 guiding montecarlo's search, its value head scoring the playouts
-(`neural+search:policy=value`, +5.2 ± 4.0 points a game over three montecarlo
-in 1,200 duplicate games; the README's strength table).
+(`neural+search:policy=value`, +4.2 ± 2.8 points a game over three montecarlo
+in 2,400 duplicate games; the README's strength table).
 
 >>> [lv.name for lv in LEVELS]
 ['easy', 'medium', 'hard', 'expert']
