@@ -7,10 +7,12 @@ measured, not guessed: in 400 duplicate 4-seat games, one seat of each level
 `minodice tournament` with the four specs reproduces it). Every spec is an
 honest bot: a level never cheats.
 
-`expert` is the strongest honest bot measured: the learned bot's network
-guiding montecarlo's search, its value head scoring the playouts
-(`neural+search:policy=value`, +4.2 ± 2.8 points a game over three montecarlo
-in 2,400 duplicate games; the README's strength table).
+`expert` is the learned bot's network guiding montecarlo's search, its value
+head scoring the playouts (`neural+search:policy=value`): the strongest honest
+bot measured at 3 and 4 seats (+4.2 ± 2.8 points a game over three montecarlo
+in 2,400 duplicate games; the README's strength table), and level with
+montecarlo at 5 and 6. Each level beats the one below at every table size
+(the README's levels at every size).
 
 >>> [lv.name for lv in LEVELS]
 ['easy', 'medium', 'hard', 'expert']
