@@ -53,6 +53,26 @@ def test_play_at_a_level_saves_and_resumes(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "--level cannot change a resumed game" in refused.stderr
 
 
+@pytest.mark.parametrize(("level", "opponents"), [("hard", "5"), (None, "2")])
+def test_play_seats_as_many_bots_as_opponents_asks(tmp_path: Path, level: str | None, opponents: str) -> None:
+    save = tmp_path / "game.json"
+    chosen = ["--level", level] if level else []
+    done = _play(*chosen, "--opponents", opponents, "--seed", "6", "--save", str(save))
+    assert done.returncode == 0, done.stderr
+    spec = level_spec(level) if level else "greedy"
+    assert [p.get("bot") for p in records.load(save)["seats"]] == [None] + [spec] * int(opponents)
+    refused = _play("--resume", str(save), "--opponents", "3")
+    assert refused.returncode == 2 and "--opponents cannot change a resumed game" in refused.stderr
+
+
+def test_play_refuses_opponents_out_of_range_or_with_bots() -> None:
+    for count in ("1", "6", "many"):
+        out = _play("--level", "easy", "--opponents", count)
+        assert out.returncode == 2 and "--opponents" in out.stderr and "Traceback" not in out.stderr, out.stderr
+    both = _play("--opponents", "2", "--bot", "greedy", "--bot", "random")
+    assert both.returncode == 2 and "give --opponents or --bot, not both" in both.stderr
+
+
 def test_play_refuses_a_level_with_bots_and_an_unknown_level() -> None:
     both = _play("--level", "easy", "--bot", "greedy", "--bot", "greedy")
     assert both.returncode == 2 and "give --level or --bot, not both" in both.stderr

@@ -11,6 +11,7 @@ import typer
 from ..bots import BUILTIN
 from ..bots.levels import find_level, level_names
 from ..bots.levels import summary as level_summary
+from ..dice import MAX_SEATS, MIN_SEATS
 from .options import (
     DEFAULTS,
     AllFlagsOption,
@@ -30,7 +31,10 @@ else:
     LevelName = Enum("LevelName", {name: name for name in level_names()}, type=str)
 
 #: Options a resumed game takes from its file: given with --resume they are refused, not ignored.
-SET_BY_THE_SAVE = ("bot", "level", "name", "seat", "scoring", "all_specials", "all_flags", "hand_start")
+SET_BY_THE_SAVE = ("bot", "level", "opponents", "name", "seat", "scoring", "all_specials", "all_flags", "hand_start")
+
+#: Bots at the table when they are not named one by one (--level, or the default greedy).
+DEFAULT_OPPONENTS = 3
 
 
 def _refuse_options_a_save_sets(ctx: typer.Context) -> None:
@@ -50,8 +54,9 @@ def play(
         typer.Option(
             "--bot",
             "-b",
-            help=f"A bot for one other seat (repeat: 2 to 5 times). Built-in, with their options' defaults: {BUILTIN.summary()}; "
-            "or cmd:PROGRAM for an external bot (see `minodice bots`). Default: three greedy.",
+            help=f"A bot for one other seat (repeat: {MIN_SEATS - 1} to {MAX_SEATS - 1} times). Built-in, with "
+            f"their options' defaults: {BUILTIN.summary()}; or cmd:PROGRAM for an external bot (see "
+            f"`minodice bots`). Default: {DEFAULT_OPPONENTS} greedy.",
         ),
     ] = None,
     level: Annotated[
@@ -59,8 +64,20 @@ def play(
         typer.Option(
             "--level",
             "-l",
-            help=f"Play against three bots of one level instead of choosing them (each level's bot and "
+            help=f"Play against bots of one level instead of choosing them (each level's bot and "
             f"budget: {level_summary()}). Not with --bot.",
+        ),
+    ] = None,
+    opponents: Annotated[
+        int | None,
+        typer.Option(
+            "--opponents",
+            "-o",
+            min=MIN_SEATS - 1,
+            max=MAX_SEATS - 1,
+            help=f"How many bots sit with you when --level (or the default, greedy) chooses them: "
+            f"{MIN_SEATS - 1} to {MAX_SEATS - 1}, a table of {MIN_SEATS} to {MAX_SEATS}. "
+            f"[default: {DEFAULT_OPPONENTS}] Not with --bot: each --bot is one seat.",
         ),
     ] = None,
     name: Annotated[str, typer.Option("--name", "-n", help="Your name at the table.")] = "You",
@@ -70,7 +87,7 @@ def play(
                      "resumes with its own seed (a different --seed is refused)."),
     ] = None,
     seat: Annotated[
-        int, typer.Option("--seat", help="Your seat (0 = start player of hand 1).", min=0, max=5)
+        int, typer.Option("--seat", help="Your seat (0 = start player of hand 1).", min=0, max=MAX_SEATS - 1)
     ] = 0,
     scoring: ScoringOption = DEFAULTS["scoring"],
     all_specials: AllSpecialsOption = DEFAULTS["all_specials"],
@@ -99,7 +116,7 @@ def play(
         _refuse_options_a_save_sets(ctx)
 
     settings = PlaySettings(
-        bots=_bots(bot, level),
+        bots=_bots(bot, level, opponents),
         name=name,
         seed=seed,
         seat=seat,
@@ -112,15 +129,22 @@ def play(
     raise typer.Exit(run(settings))
 
 
-def _bots(bots: list[str] | None, level: Enum | None) -> list[str]:
-    """The other seats' bot specs: those given with --bot, or three of --level's bot, or three greedy."""
-    if level is None:
-        return list(bots) if bots else ["greedy", "greedy", "greedy"]
-    if bots:
+def _bots(bots: list[str] | None, level: Enum | None, opponents: int | None) -> list[str]:
+    """The other seats' bot specs: those given with --bot, or `opponents` (default 3) of --level's bot
+    or of greedy."""
+    if bots and level is not None:
         fail("play", "--level chooses every other seat's bot: give --level or --bot, not both")
+    if bots and opponents is not None:
+        fail("play", "--opponents sets how many bots --level (or the default, greedy) seats; with --bot each "
+                     "--bot is one seat: give --opponents or --bot, not both")
+    if bots:
+        return list(bots)
+    count = DEFAULT_OPPONENTS if opponents is None else opponents
+    if level is None:
+        return ["greedy"] * count
     found = find_level(level.value)
     assert found is not None  # Typer checked the choice
-    return [found.spec] * 3
+    return [found.spec] * count
 
 
 def register(app: typer.Typer) -> None:
