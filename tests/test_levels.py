@@ -60,7 +60,10 @@ def test_play_seats_as_many_bots_as_opponents_asks(tmp_path: Path, level: str | 
     done = _play(*chosen, "--opponents", opponents, "--seed", "6", "--save", str(save))
     assert done.returncode == 0, done.stderr
     spec = level_spec(level) if level else "greedy"
-    assert [p.get("bot") for p in records.load(save)["seats"]] == [None] + [spec] * int(opponents)
+    seats = records.load(save)["seats"]
+    assert [p.get("bot") for p in seats] == [None] + [spec] * int(opponents)
+    # A level's bots are named after the level the player chose, not after the search behind it.
+    assert [p["name"] for p in seats] == ["You"] + [f"{level or 'greedy'}-{s}" for s in range(1, int(opponents) + 1)]
     refused = _play("--resume", str(save), "--opponents", "3")
     assert refused.returncode == 2 and "--opponents cannot change a resumed game" in refused.stderr
 

@@ -117,6 +117,7 @@ def play(
 
     settings = PlaySettings(
         bots=_bots(bot, level, opponents),
+        level=None if level is None else level.value,
         name=name,
         seed=seed,
         seat=seat,

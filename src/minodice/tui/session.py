@@ -62,6 +62,8 @@ class PlaySettings:
     timeout: float = 10.0
     #: Start `cmd:` bots named in a resumed file (a save file from elsewhere could name any program).
     trust_bots: bool = False
+    #: The level (`bots.levels`) that chose the bots, if one did: their seats are named after it.
+    level: str | None = None
 
 
 class SetupError(Exception):
@@ -180,7 +182,7 @@ class Session:
             unmoved = {s: _rng_state(bot) for s, (_spec, bot) in bots.items()}
             if game is None:
                 specs = {s: spec for s, (spec, _bot) in bots.items()}
-                names = _names(settings.name, me, bots)
+                names = _names(settings.name, me, bots, settings.level)
                 game = Game(len(names), names=names, rules=settings.rules, seed=seed)
             elif resumed is not None:
                 _restore_bots(bots, resumed)
@@ -511,8 +513,9 @@ def _make_bots(
     return bots
 
 
-def _names(name: str, me: int, bots: dict[int, tuple[str, Bot]]) -> list[str]:
-    """The seats' names: the person's, then "greedy-1", "random-2" … or an external bot's own name."""
+def _names(name: str, me: int, bots: dict[int, tuple[str, Bot]], level: str | None = None) -> list[str]:
+    """The seats' names: the person's, then "greedy-1", "random-2" … or an external bot's own name;
+    "expert-1", "expert-2" … when a level chose the bots (a player picked "expert", not a search spec)."""
     human = " ".join("".join(ch for ch in name if ch.isprintable() or ch.isspace()).split())
     human = human[:MAX_NAME] or "You"
     names: list[str] = []
@@ -521,8 +524,8 @@ def _names(name: str, me: int, bots: dict[int, tuple[str, Bot]]) -> list[str]:
             names.append(human)
             continue
         spec, bot = bots[s]
-        base = str(getattr(bot, "name", "") or "bot")
-        builtin = spec.partition(":")[0].strip() in BUILTIN and not spec.startswith("cmd:")
+        base = level or str(getattr(bot, "name", "") or "bot")
+        builtin = level is not None or (spec.partition(":")[0].strip() in BUILTIN and not spec.startswith("cmd:"))
         label = f"{base}-{s}" if builtin else base
         if label in names or label == human:
             label = f"{base}-{s}"
