@@ -36,6 +36,19 @@ SET_BY_THE_SAVE = ("bot", "level", "opponents", "name", "seat", "scoring", "all_
 #: Bots at the table when they are not named one by one (--level, or the default greedy).
 DEFAULT_OPPONENTS = 3
 
+OpponentsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--opponents",
+        "-o",
+        min=MIN_SEATS - 1,
+        max=MAX_SEATS - 1,
+        help=f"How many bots sit with you when --level (or the default, greedy) chooses them: "
+        f"{MIN_SEATS - 1} to {MAX_SEATS - 1}, a table of {MIN_SEATS} to {MAX_SEATS}. "
+        f"[default: {DEFAULT_OPPONENTS}] Not with --bot: each --bot is one seat.",
+    ),
+]
+
 
 def _refuse_options_a_save_sets(ctx: typer.Context) -> None:
     """Exit 2 naming the options given with --resume that the saved game already fixes."""
@@ -68,18 +81,7 @@ def play(
             f"budget: {level_summary()}). Not with --bot.",
         ),
     ] = None,
-    opponents: Annotated[
-        int | None,
-        typer.Option(
-            "--opponents",
-            "-o",
-            min=MIN_SEATS - 1,
-            max=MAX_SEATS - 1,
-            help=f"How many bots sit with you when --level (or the default, greedy) chooses them: "
-            f"{MIN_SEATS - 1} to {MAX_SEATS - 1}, a table of {MIN_SEATS} to {MAX_SEATS}. "
-            f"[default: {DEFAULT_OPPONENTS}] Not with --bot: each --bot is one seat.",
-        ),
-    ] = None,
+    opponents: OpponentsOption = None,
     name: Annotated[str, typer.Option("--name", "-n", help="Your name at the table.")] = "You",
     seed: Annotated[
         int | None,
