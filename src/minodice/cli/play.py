@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..analysis import MAX_OPPONENTS, MIN_OPPONENTS
 from ..bots import BUILTIN
 from ..bots.levels import find_level, level_names
 from ..bots.levels import summary as level_summary
@@ -41,10 +42,10 @@ OpponentsOption = Annotated[
     typer.Option(
         "--opponents",
         "-o",
-        min=MIN_SEATS - 1,
-        max=MAX_SEATS - 1,
+        min=MIN_OPPONENTS,
+        max=MAX_OPPONENTS,
         help=f"How many bots sit with you when --level (or the default, greedy) chooses them: "
-        f"{MIN_SEATS - 1} to {MAX_SEATS - 1}, a table of {MIN_SEATS} to {MAX_SEATS}. "
+        f"{MIN_OPPONENTS} to {MAX_OPPONENTS}, a table of {MIN_SEATS} to {MAX_SEATS}. "
         f"[default: {DEFAULT_OPPONENTS}] Not with --bot: each --bot is one seat.",
     ),
 ]
@@ -67,7 +68,7 @@ def play(
         typer.Option(
             "--bot",
             "-b",
-            help=f"A bot for one other seat (repeat: {MIN_SEATS - 1} to {MAX_SEATS - 1} times). Built-in, with "
+            help=f"A bot for one other seat (repeat: {MIN_OPPONENTS} to {MAX_OPPONENTS} times). Built-in, with "
             f"their options' defaults: {BUILTIN.summary()}; or cmd:PROGRAM for an external bot (see "
             f"`minodice bots`). Default: {DEFAULT_OPPONENTS} greedy.",
         ),

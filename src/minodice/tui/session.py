@@ -524,9 +524,9 @@ def _names(name: str, me: int, bots: dict[int, tuple[str, Bot]], level: str | No
             names.append(human)
             continue
         spec, bot = bots[s]
+        builtin = spec.partition(":")[0].strip() in BUILTIN and not spec.startswith("cmd:")
         base = level or str(getattr(bot, "name", "") or "bot")
-        builtin = level is not None or (spec.partition(":")[0].strip() in BUILTIN and not spec.startswith("cmd:"))
-        label = f"{base}-{s}" if builtin else base
+        label = f"{base}-{s}" if builtin or level else base  # an external bot keeps its own name
         if label in names or label == human:
             label = f"{base}-{s}"
         if label in names or label == human:
