@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from ..dice import MAX_SEATS, MIN_SEATS
+
 __all__ = ["bots", "explain", "register"]
 
 
@@ -15,7 +17,7 @@ def explain(
     record_file: Annotated[
         Path | None, typer.Option("--record", "-r", help="Take the position from this host record.")
     ] = None,
-    seats: Annotated[int, typer.Option(help="Seats of a fresh game (without --record).", min=3, max=6)] = 4,
+    seats: Annotated[int, typer.Option(help="Seats of a fresh game (without --record).", min=MIN_SEATS, max=MAX_SEATS)] = 4,
     game_seed: Annotated[int, typer.Option("--game-seed", help="Seed of the fresh game.")] = 0,
     play_bots: Annotated[
         str, typer.Option("--bots", help="Bot that plays every seat of the fresh game up to the position.")

@@ -10,6 +10,8 @@ from typing import Annotated
 
 import typer
 
+from ..dice import MAX_SEATS, MIN_SEATS
+
 __all__ = ["MAX_EXPERT_GAMES", "MAX_TABLES", "register", "train"]
 
 #: The most games `--expert` plays in one run (their decisions are held in memory: about 0.2 MB a 4-seat game).
@@ -75,7 +77,7 @@ def train(
                                       "and --updates give the same network on this machine.")] = 0,
     updates: Annotated[int | None, typer.Option(help="Updates to run (reproducible).", min=1)] = None,
     minutes: Annotated[float | None, typer.Option(help="Or: train for this long (not reproducible).", min=0.01)] = None,
-    seats: Annotated[int, typer.Option(help="Players at the training tables.", min=3, max=6)] = 4,
+    seats: Annotated[int, typer.Option(help="Players at the training tables.", min=MIN_SEATS, max=MAX_SEATS)] = 4,
     hidden: Annotated[str | None, typer.Option(help=f"The new network's hidden layers, their widths separated by "
                                                f"commas [default: {_default_hidden()}]; a --from network keeps "
                                                "its own.", show_default=False, callback=_checked(parse_hidden))] = None,
