@@ -360,7 +360,7 @@ def test_neural_search_trust_weighs_the_networks_choice_against_the_estimates() 
     assert "1000 x the network's logit" in b.note and "logit" not in a.note
     assert best_estimate == max(a.choices, key=lambda c: c.mean).choice != likeliest  # here they disagree
     assert make_bot(f"{spec},trust=0", seed=6).roll(view) == best_estimate
-    with pytest.raises(BotSpecError, match="trust needs policy network, network-all or value"):
+    with pytest.raises(BotSpecError, match=r"trust needs policy \(or bid_policy\) network, network-all or value"):
         make_bot("neural+search:trust=2")  # greedy playouts
     with pytest.raises(BotSpecError, match="option trust must be 0 or more, not '-1'"):
         make_bot("neural+search:policy=value,trust=-1")
@@ -369,11 +369,67 @@ def test_neural_search_trust_weighs_the_networks_choice_against_the_estimates() 
     assert str(bad.value) == "neural+search: option trust must be a number, not 'x'"  # the bot named once
 
 
+def test_neural_search_bid_policy_bids_as_montecarlo_and_rolls_as_the_value_search() -> None:
+    """bid_policy judges the bids apart from the rolls: with greedy (and no narrowing of bids) the bids are
+    montecarlo's own, playout for playout, while the rolls stay with the value search's network playouts."""
+    spec = "neural+search:policy=value,bid_policy=greedy,guide=rolls,prior=0,sims=32,bid_sims=64"
+    split, montecarlo = make_bot(spec, seed=5), make_bot("montecarlo:bid_sims=64", seed=5)
+    assert make_bot(split.describe()).describe() == split.describe() and "bid_policy=greedy" in split.describe()
+    bid_view = Game(4, seed=8).observe(0)
+    assert split.bid(bid_view) == montecarlo.bid(bid_view)
+    a, b = split.last_explanation, montecarlo.last_explanation
+    assert a is not None and b is not None and "greedy playouts" in a.note
+    assert [(c.choice, c.mean, c.n) for c in a.choices] == [(c.choice, c.mean, c.n) for c in b.choices]
+    game, _ = _roll_the_network_narrows()
+    view = game.observe(0)
+    assert split.roll(view) in view.legal_dice
+    assert split.last_explanation is not None and "policy=value" in split.last_explanation.note
+
+
+def test_neural_search_bid_policy_judges_bids_by_the_network_while_greedy_playouts_judge_rolls() -> None:
+    """The other way round: each kind of decision takes its own policy's budget defaults and estimates, and
+    bid_policy=policy changes nothing."""
+    bot = make_bot("neural+search:bid_policy=value,prior=0", seed=2)
+    assert (bot.sims, bot.per, bot.bid_sims, bot.bid_per) == (800, 8, 512, 4)  # montecarlo's; the network's
+    bid_view = Game(4, seed=8).observe(0)
+    assert bot.bid(bid_view) in bid_view.legal_bids
+    assert bot.last_explanation is not None and "policy=value" in bot.last_explanation.note
+    assert all(c.n == 512 for c in bot.last_explanation.choices)
+    game, _ = _roll_the_network_narrows()
+    view = game.observe(0)
+    assert bot.roll(view) in view.legal_dice
+    assert bot.last_explanation is not None and "network" not in bot.last_explanation.note
+    assert all(c.n == 800 for c in bot.last_explanation.choices)  # montecarlo's greedy playouts, its budget
+    spec = "neural+search:policy=value,prior=0,sims=32,bid_sims=32"
+    same, plain = make_bot(f"{spec},bid_policy=value", seed=3), make_bot(spec, seed=3)
+    assert same.bid(bid_view) == plain.bid(bid_view) and same.roll(view) == plain.roll(view)
+    assert [c.mean for c in same.last_explanation.choices] == [c.mean for c in plain.last_explanation.choices]
+
+
+def test_neural_search_bid_policy_is_checked_in_words() -> None:
+    with pytest.raises(BotSpecError, match="bid_policy must be greedy, random, network, network-all or value, not 'x'"):
+        make_bot("neural+search:bid_policy=x")
+    with pytest.raises(BotSpecError, match="bid_policy=network takes a playout budget"):
+        make_bot("neural+search:bid_policy=network,seconds=0.1")
+    with pytest.raises(BotSpecError, match="bid_policy=value scores the seat's own hand only"):
+        make_bot("neural+search:bid_policy=value,rivals=1")
+    with pytest.raises(BotSpecError, match=r"bid_policy=value plays at most 16,384 playouts a move .* not 16,385"):
+        make_bot("neural+search:bid_policy=value,bid_sims=16385")
+    assert make_bot("neural+search:policy=value,bid_policy=greedy,bid_sims=16385").bid_sims == 16385  # greedy's
+    with pytest.raises(BotSpecError, match="the montecarlo bot has no option 'bid_policy'"):
+        make_bot("montecarlo:bid_policy=value")
+    # replies play where the kernel would play the other seats: the rolls here, not the network-all bids
+    mc = "docs/learning/expert-mc-4seats.npz"
+    bot = make_bot(f"neural+search:policy=value,bid_policy=network-all,replies={mc},prior=0,sims=8,bid_sims=8", seed=1)
+    bid_view = Game(4, seed=8).observe(0)
+    assert bot.bid(bid_view) in bid_view.legal_bids
+
+
 def test_neural_search_replies_are_refused_where_they_cannot_play() -> None:
     """Only the network playouts whose other seats the kernel plays can hand them to a network."""
-    with pytest.raises(BotSpecError, match="replies needs policy network or value"):
+    with pytest.raises(BotSpecError, match=r"replies needs policy \(or bid_policy\) network or value"):
         make_bot("neural+search:replies=docs/learning/expert-mc-4seats.npz")  # greedy playouts
-    with pytest.raises(BotSpecError, match="replies needs policy network or value"):
+    with pytest.raises(BotSpecError, match=r"replies needs policy \(or bid_policy\) network or value"):
         make_bot("neural+search:policy=network-all,replies=docs/learning/expert-mc-4seats.npz")
     with pytest.raises(BotSpecError, match=r"neural\+search: no network file at 'nowhere\.npz'"):
         make_bot("neural+search:policy=value,replies=nowhere.npz")

@@ -108,7 +108,7 @@ def _neural(rng: random.Random, options: dict[str, str]) -> Bot:
 def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
     from .neural import NeuralSearchBot
 
-    rest = {k: v for k, v in options.items() if k not in ("weights", "prior", "guide", "policy")}
+    rest = {k: v for k, v in options.items() if k not in ("weights", "prior", "guide", "policy", "bid_policy")}
     prior: float | None = None
     if "prior" in options:
         try:
@@ -117,14 +117,16 @@ def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
             prior = -1.0
         if not 0 <= prior <= 1:
             raise BotSpecError(f"neural+search: prior must be a probability from 0 to 1, not {quoted(options['prior'])}")
-    policy = options.get("policy", D.DEFAULT_POLICY)
     policies = (*D.POLICIES, *D.NETWORK_POLICIES)
-    if policy not in policies:
-        raise BotSpecError(f"neural+search: policy must be {', '.join(policies[:-1])} or {policies[-1]}, not {quoted(policy)}")
+    for key in ("policy", "bid_policy"):
+        if options.get(key, D.DEFAULT_POLICY) not in policies:
+            raise BotSpecError(f"neural+search: {key} must be {', '.join(policies[:-1])} or {policies[-1]}, "
+                               f"not {quoted(options[key])}")
     budget = _budget("neural+search", rest)  # its errors name the bot already
     try:
         return NeuralSearchBot(rng, weights=options.get("weights"), prior=prior, guide=options.get("guide"),
-                               policy=policy, **budget)
+                               policy=options.get("policy", D.DEFAULT_POLICY), bid_policy=options.get("bid_policy"),
+                               **budget)
     except ValueError as exc:
         raise BotSpecError(f"neural+search: {exc}") from None
 
@@ -326,6 +328,9 @@ BUILTIN = BuiltinBots((
                       f"of policy {' or '.join(D.REPLY_POLICIES)}, instead of the kernel's greedy"),
             *_MONTECARLO_BUDGET,
             *(_NEURAL_POLICY if o.name == "policy" else o for o in _SEARCH_MODEL),
+            BotOption("bid_policy", None,
+                      "the playout policy of the bids, any of policy's (default: policy's), so that bids and rolls "
+                      "may be judged apart (e.g. policy=value,bid_policy=greedy bids as montecarlo)"),
             _RIVALS,
         ),
     ),

@@ -371,17 +371,18 @@ def argmax_mean(accs: Sequence[tuple[_Choice, Estimate]]) -> _Choice:
 
 
 def choose_bid(bot: SearchingBot, view: View, *, bid_sims: int | None, bid_per: int,
-               rivals: float = DEFAULT_RIVALS) -> int:
+               rivals: float = DEFAULT_RIVALS, policy: str | None = None) -> int:
     """A searching bot's bid: the best `evaluate_bids` estimate (by `rivals`, as there) with the bot's
     `play_correction`.
 
-    `bot` supplies rng, seconds, policy and ambition, and gets the explanation.
+    `bot` supplies rng, seconds, the playout policy (unless `policy` is given) and ambition, and gets the
+    explanation.
     """
     began = time.perf_counter()
     ambition = bot.ambition
     accs = evaluate_bids(
         view, bot.rng, sims=bid_sims, per=min(bid_per, bid_sims or bid_per),
-        seconds=bot.seconds, policy=bot.policy,
+        seconds=bot.seconds, policy=bot.policy if policy is None else policy,
         offsets=play_correction(view, ambition), rivals=rivals,
     )
     chosen = argmax_mean(accs)

@@ -52,6 +52,7 @@ from .montecarlo import (
     Estimate,
     MonteCarloBot,
     argmax_mean,
+    choose_bid,
     explain_choice,
     format_spec,
     only_legal_roll,
@@ -111,19 +112,26 @@ class NeuralBot(Bot):
 class NeuralSearchBot(MonteCarloBot):
     """`montecarlo` over the moves the network gives at least `prior` probability (its budget options as
     montecarlo's); with `policy` one of `NETWORK_POLICIES`, the network also plays the playouts
-    (`bots.network_playouts`; budget defaults `DEFAULT_NETWORK_SIMS` and `DEFAULT_NETWORK_PER`)."""
+    (`bots.network_playouts`; budget defaults `DEFAULT_NETWORK_SIMS` and `DEFAULT_NETWORK_PER`).
+
+    `bid_policy` judges the bids by another playout policy than the rolls (default: `policy`), so that what
+    each kind of decision owes to its judge can be measured apart: `policy=value,bid_policy=greedy` bids as
+    montecarlo does (over the plausible bids) and rolls as the value search."""
 
     name = "neural+search"
 
     def __init__(self, rng: random.Random | None = None, *, weights: str | None = None, prior: float | None = None,
-                 guide: str | None = None, policy: str = "greedy", replies: str | None = None,
-                 trust: float | None = None, **budget: Any) -> None:
-        networked = policy in NETWORK_POLICIES
+                 guide: str | None = None, policy: str = "greedy", bid_policy: str | None = None,
+                 replies: str | None = None, trust: float | None = None, **budget: Any) -> None:
+        judges = (policy, policy if bid_policy is None else bid_policy)
+        networked = [f"{key}={p}" for key, p in zip(("policy", "bid_policy"), judges) if p in NETWORK_POLICIES]
         if networked and budget.get("seconds") is not None:
-            raise ValueError(f"policy={policy} takes a playout budget (sims, per), not seconds")
+            raise ValueError(f"{networked[0]} takes a playout budget (sims, per), not seconds")
         if networked and budget.get("rivals"):
-            raise ValueError(f"policy={policy} scores the seat's own hand only: rivals needs the greedy playouts")
-        super().__init__(rng, policy="greedy" if networked else policy, **budget)
+            raise ValueError(f"{networked[0]} scores the seat's own hand only: rivals needs the greedy "
+                             "playouts at bids and rolls")
+        kernel = [p for p in judges if p not in NETWORK_POLICIES]
+        super().__init__(rng, policy=kernel[0] if kernel else "greedy", **budget)
         if guide is not None and guide not in NEURAL_GUIDES:
             raise ValueError(f"guide must be {', '.join(NEURAL_GUIDES[:-1])} or {NEURAL_GUIDES[-1]}, not {quoted(guide)}")
         self.network = NeuralBot(self.rng, weights=weights)
@@ -131,29 +139,37 @@ class NeuralSearchBot(MonteCarloBot):
         self.prior = DEFAULT_NEURAL_PRIOR if prior is None else float(prior)
         #: Which decisions the network narrows ("both", "bids" or "rolls"); the others search every move.
         self.guide = DEFAULT_NEURAL_GUIDE if guide is None else guide
-        self.policy = policy
-        if replies is not None and policy not in REPLY_POLICIES:
-            raise ValueError(f"replies needs policy {' or '.join(REPLY_POLICIES)}: the network playouts "
+        #: The playout policy that judges the rolls; `bid_policy` the bids' as given (None: `policy`'s).
+        self.policy, self.bid_policy = policy, bid_policy
+        self._bid_judge = judges[1]
+        if replies is not None and not any(p in REPLY_POLICIES for p in judges):
+            raise ValueError(f"replies needs policy (or bid_policy) {' or '.join(REPLY_POLICIES)}: the network playouts "
                              "where the kernel plays the other seats")
         if trust is not None and trust != DEFAULT_NEURAL_TRUST and not networked:
-            raise ValueError(f"trust needs policy {', '.join(NETWORK_POLICIES[:-1])} or {NETWORK_POLICIES[-1]}: "
+            raise ValueError(f"trust needs policy (or bid_policy) {', '.join(NETWORK_POLICIES[:-1])} or "
+                             f"{NETWORK_POLICIES[-1]}: "
                              "it weighs the network's choice against the network playouts' estimates")
         #: Points a move's estimate gains per unit of the network's logit for it (Gumbel MuZero's mix of logits
         #: and values): the search overrides the network's likeliest move only by a margin.
         self.trust = DEFAULT_NEURAL_TRUST if trust is None else float(trust)
         #: The network whose likeliest moves play the other seats in the network playouts (None: greedy).
         self.replies = None if replies is None else load_network(replies)
-        if networked:  # network playouts cost more than greedy ones: smaller defaults
+        # network playouts cost more than greedy ones: smaller defaults, for the decisions they judge
+        if self.policy in NETWORK_POLICIES:
             self.sims = budget.get("sims") or DEFAULT_NETWORK_SIMS
-            self.bid_sims = budget.get("bid_sims") or DEFAULT_NETWORK_SIMS
             self.per = budget.get("per") or DEFAULT_NETWORK_PER
+        if self._bid_judge in NETWORK_POLICIES:
+            self.bid_sims = budget.get("bid_sims") or DEFAULT_NETWORK_SIMS
             self.bid_per = budget.get("bid_per") or DEFAULT_NETWORK_PER
-            if max(self.sims, self.bid_sims) > MAX_NETWORK_SIMS:
-                raise ValueError(f"policy={policy} plays at most {MAX_NETWORK_SIMS:,} playouts a move (sims and "
-                                 f"bid_sims), all at once in memory, not {max(self.sims, self.bid_sims):,}")
+        bid_key = "policy" if bid_policy is None else "bid_policy"
+        for key, judge, sims in (("policy", self.policy, self.sims), (bid_key, self._bid_judge, self.bid_sims)):
+            if judge in NETWORK_POLICIES and (sims or 0) > MAX_NETWORK_SIMS:
+                raise ValueError(f"{key}={judge} plays at most {MAX_NETWORK_SIMS:,} playouts a move (sims and "
+                                 f"bid_sims), all at once in memory, not {sims:,}")
         #: With a network policy: determinizations per roll and per bid.
         self._dets = (max(1, (self.sims or 1) // self.per), max(1, (self.bid_sims or 1) // self.bid_per))
-        extra = {"weights": weights, "prior": prior, "guide": guide, "policy": policy if networked else None,
+        extra = {"weights": weights, "prior": prior, "guide": guide,
+                 "policy": policy if policy in NETWORK_POLICIES else None, "bid_policy": bid_policy,
                  "replies": replies, "trust": trust}
         self._options = {**self._options, **{k: v for k, v in extra.items() if v is not None}}
 
@@ -187,9 +203,10 @@ class NeuralSearchBot(MonteCarloBot):
             if len(narrowed.legal_bids) == 1:
                 self._only_plausible(view, narrowed.legal_bids[0])
                 return narrowed.legal_bids[0]
-        if self.policy in NETWORK_POLICIES:
+        if self._bid_judge in NETWORK_POLICIES:
             return self._network_bid(narrowed)
-        return super().bid(narrowed)
+        return choose_bid(self, narrowed, bid_sims=self.bid_sims, bid_per=self.bid_per, rivals=self.rivals,
+                          policy=self._bid_judge)
 
     def roll(self, view: View) -> Die:
         if self.guide == "bids" or len(view.legal_dice) == 1:
@@ -208,7 +225,7 @@ class NeuralSearchBot(MonteCarloBot):
         began = time.perf_counter()
         dets = [Game.from_view(view, self.rng) for _ in range(self._dets[1])]
         bids = list(view.legal_bids)
-        return self._best(view, bids, bids, dets, self.bid_per, began)
+        return self._best(view, bids, bids, dets, self.bid_per, self._bid_judge, began)
 
     def _network_roll(self, view: View) -> Die:
         """The die among `view`'s legal ones with the best network-playout estimate, the determinizations drawn
@@ -218,19 +235,20 @@ class NeuralSearchBot(MonteCarloBot):
         if len(dice) == 1:
             return only_legal_roll(self, view, dice[0])
         dets = PosteriorSampler(view, self.evidence, self.rng, self._cache).games(self._dets[0])
-        return self._best(view, dice, [roll_action(d) for d in dice], dets, self.per, began)
+        return self._best(view, dice, [roll_action(d) for d in dice], dets, self.per, self.policy, began)
 
     def _best(self, view: View, choices: list[_Move], actions: list[int], dets: list[Game], per: int,
-              began: float) -> _Move:
-        """The choice (with its flat action id) whose network-playout estimate is highest (with `trust`, plus
-        its share of the network's logit), explained."""
+              policy: str, began: float) -> _Move:
+        """The choice (with its flat action id) whose estimate by network playouts of `policy` is highest (with
+        `trust`, plus its share of the network's logit), explained."""
         net = self.network.network(view.seats)
-        accs = list(zip(choices, network_estimates(dets, seat_of(view), actions, net, self.policy, per, self.rng,
-                                                   self.replies)))
+        replies = self.replies if policy in REPLY_POLICIES else None
+        accs = list(zip(choices, network_estimates(dets, seat_of(view), actions, net, policy, per, self.rng,
+                                                   replies)))
         chosen = argmax_mean(accs) if not self.trust else self._trusted(view, accs, actions)
         kind, what = ("roll", "die rolled now") if isinstance(chosen, Die) else ("bid", "bid")
         self.last_explanation = explain_choice(kind, seat_of(view), self.describe(), accs, chosen, began,
-                                               _NETWORK_NOTE.format(what=what, policy=self.policy)
+                                               _NETWORK_NOTE.format(what=what, policy=policy)
                                                + (_TRUST_NOTE.format(self.trust) if self.trust else ""))
         return chosen
 
