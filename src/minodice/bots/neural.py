@@ -124,7 +124,8 @@ class NeuralSearchBot(MonteCarloBot):
                  guide: str | None = None, policy: str = "greedy", bid_policy: str | None = None,
                  replies: str | None = None, trust: float | None = None, **budget: Any) -> None:
         judges = (policy, policy if bid_policy is None else bid_policy)
-        networked = [f"{key}={p}" for key, p in zip(("policy", "bid_policy"), judges) if p in NETWORK_POLICIES]
+        keys = ("policy", "policy" if bid_policy is None else "bid_policy")  # the option that set each judge
+        networked = [f"{key}={p}" for key, p in zip(keys, judges) if p in NETWORK_POLICIES]
         if networked and budget.get("seconds") is not None:
             raise ValueError(f"{networked[0]} takes a playout budget (sims, per), not seconds")
         if networked and budget.get("rivals"):
@@ -161,8 +162,7 @@ class NeuralSearchBot(MonteCarloBot):
         if self._bid_judge in NETWORK_POLICIES:
             self.bid_sims = budget.get("bid_sims") or DEFAULT_NETWORK_SIMS
             self.bid_per = budget.get("bid_per") or DEFAULT_NETWORK_PER
-        bid_key = "policy" if bid_policy is None else "bid_policy"
-        for key, judge, sims in (("policy", self.policy, self.sims), (bid_key, self._bid_judge, self.bid_sims)):
+        for key, judge, sims in zip(keys, judges, (self.sims, self.bid_sims)):
             if judge in NETWORK_POLICIES and (sims or 0) > MAX_NETWORK_SIMS:
                 raise ValueError(f"{key}={judge} plays at most {MAX_NETWORK_SIMS:,} playouts a move (sims and "
                                  f"bid_sims), all at once in memory, not {sims:,}")
