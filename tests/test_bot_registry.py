@@ -105,6 +105,7 @@ def test_the_readme_bot_table_matches_the_registry() -> None:
     "montecarlo:policy=" + "z" * 5000,  # a bad value
     "oracle:sees=" + "z" * 5000,
     "neural+search:prior=" + "z" * 5000,
+    "neural+search:bid_policy=" + "z" * 5000,
     "montecarlo:" + "z" * 5000 + "=1",  # an unknown option
 ])
 def test_a_huge_bad_spec_gets_a_one_line_error(spec: str) -> None:

@@ -131,8 +131,7 @@ class NeuralSearchBot(MonteCarloBot):
         if networked and budget.get("rivals"):
             raise ValueError(f"{networked[0]} scores the seat's own hand only: rivals needs the greedy "
                              "playouts at bids and rolls")
-        kernel = [p for p in judges if p not in NETWORK_POLICIES]
-        super().__init__(rng, policy=kernel[0] if kernel else "greedy", **budget)
+        super().__init__(rng, policy="greedy" if policy in NETWORK_POLICIES else policy, **budget)
         if guide is not None and guide not in NEURAL_GUIDES:
             raise ValueError(f"guide must be {', '.join(NEURAL_GUIDES[:-1])} or {NEURAL_GUIDES[-1]}, not {quoted(guide)}")
         self.network = NeuralBot(self.rng, weights=weights)
