@@ -1,0 +1,72 @@
+"""The value-target benchmark: every roll of its games is kept with its hand score, the means of the
+continuations are those of real playouts, the noise is taken out by plain arithmetic, and bad arguments
+are refused in words."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+import benchmark_scripts
+from minodice.bots.network import load_network
+from minodice.dice import hands_for
+
+SCRIPT = benchmark_scripts.script("bench_value_targets")
+
+
+def load() -> ModuleType:
+    return benchmark_scripts.load("bench_value_targets")
+
+
+def test_every_roll_is_kept_and_its_continuations_score_like_the_hand() -> None:
+    bench = load()
+    net = load_network(seats=4)
+    rolls = bench.roll_positions(net, 2, seed=3)
+    assert len(rolls.seat) == 2 * 4 * sum(range(1, hands_for(4) + 1))  # each seat rolls once a trick
+    assert rolls.mask[np.arange(len(rolls.action)), rolls.action].all()
+    assert (rolls.score % 10 == 0).all()
+    mean, var = bench.continuation_means(net, rolls, 8, seed=3)
+    assert (var >= 0).all() and np.isfinite(mean).all()
+    last = rolls.mask.sum(axis=1) == 1  # a forced roll of the last trick: no move left to choose
+    assert last.any()
+    # The hands' scores and the continuations' means agree on average (the same player, the same deals).
+    assert abs(mean.mean() - rolls.score.mean()) < 3 * rolls.score.std() / np.sqrt(len(mean)) + 1
+
+
+def test_the_means_noise_is_taken_out_of_their_error() -> None:
+    bench = load()
+    net = load_network(seats=4)
+    rolls = bench.roll_positions(net, 1, seed=4)
+    mean, var = bench.continuation_means(net, rolls, 4, seed=4)
+    everyone = np.ones(len(mean), dtype=bool)
+    z, m, noise, left = bench.value_errors(net, rolls, mean, var, 4, everyone)
+    assert left == pytest.approx(np.sqrt(max(0.0, m**2 - noise**2)))
+    assert noise == pytest.approx(np.sqrt(np.mean(var / 4)))
+    assert z > 0 and m > 0
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_the_script_prints_the_errors_and_trains_a_copy() -> None:
+    out = run("--games", "10", "--continuations", "2", "--fit-epochs", "1")
+    assert out.returncode == 0, out.stderr
+    assert "the value head misses the hand scores by" in out.stdout
+    assert "trained 1 epoch on the means of" in out.stdout
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("--games", "0"), "--games must be at least 1"),
+    (("--continuations", "1"), "--continuations at least 2"),
+    (("--fit-epochs", "2", "--games", "5"), "needs at least 10 games"),
+    (("--weights", "/nonexistent.npz"), "/nonexistent.npz"),
+])
+def test_bad_arguments_are_refused_in_words(args: tuple[str, ...], words: str) -> None:
+    out = run(*args)
+    assert out.returncode == 2
+    assert words in out.stderr and "Traceback" not in out.stderr
