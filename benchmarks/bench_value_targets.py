@@ -13,9 +13,12 @@ variance over the continuations), and what is left: the head's own error
 plus what the hidden dice add (the means know them, the head does not).
 With `--fit-epochs N` it then trains a copy of the network on the means of
 nine games in ten (`learn.expert.fit`, the policy towards its own moves)
-and scores it on the rest.
+and scores it on the rest; with `--scratch WIDTHS` too, a new network of
+those hidden widths, only its value head trained, from scratch on the same
+means (`bench_value_info.train`): whether a larger network would judge better.
 
     .venv/bin/python benchmarks/bench_value_targets.py --games 1200 --continuations 16 --fit-epochs 4
+    .venv/bin/python benchmarks/bench_value_targets.py --games 6000 --fit-epochs 12 --scratch 512,512
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from bench_value_info import train as train_value_head
 from threadpoolctl import threadpool_limits
 
 from minodice.bots.network import VALUE_SCALE, PolicyValueNet, features, load_network, view_features
@@ -140,12 +144,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=1200, help="games of the network at every seat")
     ap.add_argument("--continuations", type=int, default=16, help="continuations from each roll (at least 2)")
     ap.add_argument("--fit-epochs", type=int, default=0, help="also train a copy on the means (0: no)")
+    ap.add_argument("--scratch", default=None, help="also train a new network of these hidden widths, e.g. 512,512")
     ap.add_argument("--seed", type=int, default=777000, help="seed of the first game and of the continuations")
     args = ap.parse_args(argv)
     if args.games < 1 or args.continuations < 2 or args.fit_epochs < 0:
         ap.error("--games must be at least 1, --continuations at least 2 and --fit-epochs at least 0")
     if args.fit_epochs and args.games < 10:
         ap.error("--fit-epochs needs at least 10 games (one in ten is held out)")
+    if args.scratch is not None and not args.fit_epochs:
+        ap.error("--scratch trains for --fit-epochs epochs: give both")
+    try:
+        scratch = None if args.scratch is None else [int(w) for w in args.scratch.split(",")]
+    except ValueError:
+        ap.error(f"--scratch must be widths separated by commas, like 512,512, not {args.scratch!r}")
     try:
         net = load_network(args.weights)
     except ValueError as e:
@@ -173,6 +184,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"trained {epochs} on the means of {int((~held).sum()):,} rolls: on the "
                   f"{int(held.sum()):,} of the other games it misses the means by {after[1]:.2f} "
                   f"(before {before[1]:.2f}; left {after[3]:.2f}, before {before[3]:.2f})")
+            if scratch is not None:
+                train = (rolls.x[~held], np.zeros((int((~held).sum()), 1)), mean[~held])
+                new = train_value_head(train, False, scratch, args.fit_epochs, seed=1)
+                fresh = value_errors(new, rolls, mean, var, k, held)
+                print(f"a new network of widths {args.scratch}, trained {epochs} from scratch on the same means, "
+                      f"misses them by {fresh[1]:.2f} (left {fresh[3]:.2f})")
     return 0
 
 

@@ -19,6 +19,7 @@ SCRIPT = benchmark_scripts.script("bench_value_targets")
 
 
 def load() -> ModuleType:
+    benchmark_scripts.load("bench_value_info")  # the script it imports its scratch trainer from, found beside it when run
     return benchmark_scripts.load("bench_value_targets")
 
 
@@ -60,11 +61,19 @@ def test_the_script_prints_the_errors_and_trains_a_copy() -> None:
     assert "trained 1 epoch on the means of" in out.stdout
 
 
+def test_a_new_network_can_be_trained_from_scratch_on_the_means() -> None:
+    out = run("--games", "40", "--continuations", "2", "--fit-epochs", "1", "--scratch", "16,16")
+    assert out.returncode == 0, out.stderr
+    assert "a new network of widths 16,16, trained 1 epoch from scratch on the same means" in out.stdout
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (("--games", "0"), "--games must be at least 1"),
     (("--continuations", "1"), "--continuations at least 2"),
     (("--fit-epochs", "2", "--games", "5"), "needs at least 10 games"),
     (("--weights", "/nonexistent.npz"), "/nonexistent.npz"),
+    (("--scratch", "64,64"), "give both"),
+    (("--scratch", "wide", "--fit-epochs", "1"), "widths separated by commas"),
 ])
 def test_bad_arguments_are_refused_in_words(args: tuple[str, ...], words: str) -> None:
     out = run(*args)
