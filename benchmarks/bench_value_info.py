@@ -29,7 +29,6 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from minodice.bots.network import (
-    FEATURES,
     PRIVILEGED,
     VALUE_SCALE,
     PolicyValueNet,
@@ -85,10 +84,11 @@ def inputs(x: np.ndarray, held: np.ndarray, see: bool, rows: slice | np.ndarray)
 
 def train(data: tuple[np.ndarray, ...], see: bool, hidden: Sequence[int], epochs: int, seed: int) -> PolicyValueNet:
     """The learned bot's network, its value head trained on `data` by squared error (its policy head is
-    left as it starts), halving the learning rate each epoch past the first half."""
+    left as it starts), halving the learning rate each epoch past the first half. It reads the columns of `x`
+    (FEATURES, or fewer: a first-version network's), and with `see` the others' held dice after them."""
     x, held, score = data
     rng = np.random.default_rng(seed)
-    net = PolicyValueNet.initial(rng, hidden, FEATURES + PRIVILEGED if see else FEATURES)
+    net = PolicyValueNet.initial(rng, hidden, x.shape[1] + (PRIVILEGED if see else 0))
     opt = Adam(net.params, 1e-3)
     target = (score / VALUE_SCALE).astype(np.float32)
     for epoch in range(epochs):

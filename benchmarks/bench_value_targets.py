@@ -14,8 +14,9 @@ plus what the hidden dice add (the means know them, the head does not).
 With `--fit-epochs N` it then trains a copy of the network on the means of
 nine games in ten (`learn.expert.fit`, the policy towards its own moves)
 and scores it on the rest; with `--scratch WIDTHS` too, a new network of
-those hidden widths, only its value head trained, from scratch on the same
-means (`bench_value_info.train`): whether a larger network would judge better.
+those hidden widths, reading the same inputs, only its value head trained,
+from scratch on the same means (`bench_value_info.train`): whether a larger
+network would judge better.
 
     .venv/bin/python benchmarks/bench_value_targets.py --games 1200 --continuations 16 --fit-epochs 4
     .venv/bin/python benchmarks/bench_value_targets.py --games 6000 --fit-epochs 12 --scratch 512,512
@@ -137,6 +138,14 @@ def tuned(net: PolicyValueNet, rolls: Rolls, mean: np.ndarray, rows: np.ndarray,
     return copy
 
 
+def from_scratch(net: PolicyValueNet, rolls: Rolls, mean: np.ndarray, rows: np.ndarray, hidden: Sequence[int],
+                 epochs: int) -> PolicyValueNet:
+    """A new network of `hidden` widths, only its value head trained on the means of `rows`; it reads the inputs
+    `net` reads (a first-version network fewer), so that only its size and training differ."""
+    data = (rolls.x[rows][:, : net.width], np.zeros((int(rows.sum()), 1)), mean[rows])
+    return train_value_head(data, False, hidden, epochs, seed=1)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--weights", default="docs/learning/expert-step1-4seats.npz",
@@ -185,9 +194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{int(held.sum()):,} of the other games it misses the means by {after[1]:.2f} "
                   f"(before {before[1]:.2f}; left {after[3]:.2f}, before {before[3]:.2f})")
             if scratch is not None:
-                train = (rolls.x[~held], np.zeros((int((~held).sum()), 1)), mean[~held])
-                new = train_value_head(train, False, scratch, args.fit_epochs, seed=1)
-                fresh = value_errors(new, rolls, mean, var, k, held)
+                fresh = value_errors(from_scratch(net, rolls, mean, ~held, scratch, args.fit_epochs), rolls, mean,
+                                     var, k, held)
                 print(f"a new network of widths {args.scratch}, trained {epochs} from scratch on the same means, "
                       f"misses them by {fresh[1]:.2f} (left {fresh[3]:.2f})")
     return 0

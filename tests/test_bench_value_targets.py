@@ -61,6 +61,19 @@ def test_the_script_prints_the_errors_and_trains_a_copy() -> None:
     assert "trained 1 epoch on the means of" in out.stdout
 
 
+def test_a_new_network_reads_what_the_judged_one_reads_and_learns_the_means() -> None:
+    bench = load()
+    net = load_network(seats=4)  # the shipped network: the first version's inputs
+    rolls = bench.roll_positions(net, 60, seed=6)
+    mean, _ = bench.continuation_means(net, rolls, 2, seed=6)
+    everyone = np.ones(len(mean), dtype=bool)
+    new = bench.from_scratch(net, rolls, mean, everyone, [32, 32], epochs=40)
+    assert new.width == net.width and new.width < rolls.x.shape[1]
+    _, value = new.forward(rolls.x.astype(np.float32))
+    guess_the_mean = float(np.sqrt(np.mean(np.square(mean - mean.mean()))))
+    assert bench.rms(value * 50.0 - mean) < guess_the_mean  # it learned something of the means
+
+
 def test_a_new_network_can_be_trained_from_scratch_on_the_means() -> None:
     out = run("--games", "40", "--continuations", "2", "--fit-epochs", "1", "--scratch", "16,16")
     assert out.returncode == 0, out.stderr
