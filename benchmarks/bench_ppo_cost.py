@@ -27,7 +27,8 @@ from pathlib import Path
 
 from threadpoolctl import threadpool_limits
 
-from minodice.bots import make_bot
+from minodice.bots import BotFault, make_bot
+from minodice.bots.clairvoyance import show_dice
 from minodice.dice import MAX_SEATS, MIN_SEATS
 from minodice.game import Bid, Game, Phase, Roll
 from minodice.sim import finish_hand
@@ -54,6 +55,7 @@ def measure(spec: str, games: int, seats: int, seed: int) -> Cost:
     for i in range(games):
         game = Game(seats, seed=seed + i)
         bots = [make_bot(spec, seed=f"{seed + i}-{s}") for s in range(seats)]
+        show_dice(bots, game)  # only a clairvoyant bot (oracle) is shown them
         for s, bot in enumerate(bots):
             bot.start_game(game.setup_view(s))
         while not game.over:
@@ -117,7 +119,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         ap.error(str(e))
     with threadpool_limits(1):
-        cost = measure(args.spec, args.games, args.seats, args.seed)
+        try:
+            cost = measure(args.spec, args.games, args.seats, args.seed)
+        except BotFault as e:
+            ap.error(f"{args.spec} failed: {e}")
     others = args.seats - 1
     games = f"{args.games} game{'s' if args.games > 1 else ''}"
     print(f"{args.spec}, {args.seats} seats, {games} ({cost.decisions:,} decisions) on one core:")

@@ -31,10 +31,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import typer
 from bench_value_info import train as train_value_head
 from threadpoolctl import threadpool_limits
 
 from minodice.bots.network import VALUE_SCALE, PolicyValueNet, features, load_network, view_features
+from minodice.cli.train import parse_hidden
 from minodice.encoding import DICE, NUM_ACTIONS, NUM_BIDS, action_mask
 from minodice.game import Bid, Game, Phase, Roll
 from minodice.learn.expert import ExpertData, fit
@@ -163,9 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.scratch is not None and not args.fit_epochs:
         ap.error("--scratch trains for --fit-epochs epochs: give both")
     try:
-        scratch = None if args.scratch is None else [int(w) for w in args.scratch.split(",")]
-    except ValueError:
-        ap.error(f"--scratch must be widths separated by commas, like 512,512, not {args.scratch!r}")
+        scratch = None if args.scratch is None else parse_hidden(args.scratch)  # as `minodice train --hidden`
+    except typer.BadParameter as e:
+        ap.error(f"--scratch: {e.message}")
     try:
         net = load_network(args.weights)
     except ValueError as e:

@@ -65,6 +65,12 @@ def test_the_script_prints_the_cost_and_the_hours() -> None:
     assert "network decisions" in out.stdout and "inside the simulator, at best:" in out.stdout
 
 
+def test_the_oracle_is_shown_the_dice_it_plays_by() -> None:
+    out = run("--spec", "oracle:sims=20,bid_sims=20", "--games", "1", "--seats", "3")
+    assert out.returncode == 0, out.stderr
+    assert "oracle:sims=20,bid_sims=20 as it plays:" in out.stdout
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (("--games", "0"), "--games and --cores must be at least 1"),
     (("--cores", "0"), "--games and --cores must be at least 1"),
@@ -72,6 +78,7 @@ def test_the_script_prints_the_cost_and_the_hours() -> None:
     (("--spec", "nonsense"), "unknown bot 'nonsense'"),
     (("--spec", "montecarlo:sims=x"), "sims"),
     (("--log", "/nonexistent/log.jsonl"), "no training log at"),
+    (("--spec", "cmd:/nonexistent/bot", "--games", "1", "--seats", "3"), "failed: could not start"),
 ])
 def test_bad_arguments_are_refused_in_words(args: tuple[str, ...], words: str) -> None:
     out = run(*args)

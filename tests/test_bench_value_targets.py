@@ -86,7 +86,8 @@ def test_a_new_network_can_be_trained_from_scratch_on_the_means() -> None:
     (("--fit-epochs", "2", "--games", "5"), "needs at least 10 games"),
     (("--weights", "/nonexistent.npz"), "/nonexistent.npz"),
     (("--scratch", "64,64"), "give both"),
-    (("--scratch", "wide", "--fit-epochs", "1"), "widths separated by commas"),
+    (("--scratch", "wide", "--fit-epochs", "1"), "--scratch: give 1 to 4 widths separated by commas"),
+    (("--scratch", "0,0", "--fit-epochs", "1"), "each width is 8 to 1024 units"),
 ])
 def test_bad_arguments_are_refused_in_words(args: tuple[str, ...], words: str) -> None:
     out = run(*args)
