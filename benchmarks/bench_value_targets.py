@@ -43,7 +43,8 @@ from minodice.learn.expert import ExpertData, fit
 from minodice.sim.positions import CALLER, finish_hands, position_row
 
 SEATS = 4
-CHUNK = 4096  # positions continued at once
+ROWS = 65536  # playouts stepped at once (positions x continuations), to bound the memory
+MAX_CONTINUATIONS = 4096
 
 
 @dataclass
@@ -105,8 +106,9 @@ def continuation_means(net: PolicyValueNet, rolls: Rolls, k: int, seed: int) -> 
     groups = sorted({(int(s), int(h)) for s, h in zip(rolls.seat, rolls.hand)})  # finish_hands: one hand, one seat
     for seat, hand in groups:
         idx = np.flatnonzero((rolls.seat == seat) & (rolls.hand == hand))
-        for lo in range(0, len(idx), CHUNK):
-            part = idx[lo : lo + CHUNK]
+        step = max(1, ROWS // k)
+        for lo in range(0, len(idx), step):
+            part = idx[lo : lo + step]
             seeds = rng.integers(0, 2**62, size=len(part) * k, dtype=np.int64).astype(np.uint64)
             scores = finish_hands(np.repeat(rolls.rows[part], k, axis=0), seeds, seat,
                                   np.repeat(rolls.action[part], k), choose, rules, others=CALLER).reshape(-1, k)
@@ -158,8 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--scratch", default=None, help="also train a new network of these hidden widths, e.g. 512,512")
     ap.add_argument("--seed", type=int, default=777000, help="seed of the first game and of the continuations")
     args = ap.parse_args(argv)
-    if args.games < 1 or args.continuations < 2 or args.fit_epochs < 0:
-        ap.error("--games must be at least 1, --continuations at least 2 and --fit-epochs at least 0")
+    if args.games < 1 or not 2 <= args.continuations <= MAX_CONTINUATIONS or args.fit_epochs < 0:
+        ap.error(f"--games must be at least 1, --continuations 2 to {MAX_CONTINUATIONS:,} and --fit-epochs at least 0")
     if args.fit_epochs and args.games < 10:
         ap.error("--fit-epochs needs at least 10 games (one in ten is held out)")
     if args.scratch is not None and not args.fit_epochs:

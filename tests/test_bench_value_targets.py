@@ -82,7 +82,8 @@ def test_a_new_network_can_be_trained_from_scratch_on_the_means() -> None:
 
 @pytest.mark.parametrize(("args", "words"), [
     (("--games", "0"), "--games must be at least 1"),
-    (("--continuations", "1"), "--continuations at least 2"),
+    (("--continuations", "1"), "--continuations 2 to 4,096"),
+    (("--continuations", "100000000"), "--continuations 2 to 4,096"),
     (("--fit-epochs", "2", "--games", "5"), "needs at least 10 games"),
     (("--weights", "/nonexistent.npz"), "/nonexistent.npz"),
     (("--scratch", "64,64"), "give both"),
