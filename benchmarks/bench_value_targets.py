@@ -20,6 +20,7 @@ network would judge better.
 
     .venv/bin/python benchmarks/bench_value_targets.py --games 1200 --continuations 16 --fit-epochs 4
     .venv/bin/python benchmarks/bench_value_targets.py --games 6000 --fit-epochs 12 --scratch 512,512
+    .venv/bin/python benchmarks/bench_value_targets.py --games 6000 --fit-epochs 12 --scratch 512,512 --save-scratch judge.npz
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import typer
@@ -158,6 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--continuations", type=int, default=16, help="continuations from each roll (at least 2)")
     ap.add_argument("--fit-epochs", type=int, default=0, help="also train a copy on the means (0: no)")
     ap.add_argument("--scratch", default=None, help="also train a new network of these hidden widths, e.g. 512,512")
+    ap.add_argument("--save-scratch", default=None, metavar="FILE",
+                    help="save the --scratch network (.npz): a judge for benchmarks/bench_judge_choices.py")
     ap.add_argument("--seed", type=int, default=777000, help="seed of the first game and of the continuations")
     args = ap.parse_args(argv)
     if args.games < 1 or not 2 <= args.continuations <= MAX_CONTINUATIONS or args.fit_epochs < 0:
@@ -166,6 +170,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("--fit-epochs needs at least 10 games (one in ten is held out)")
     if args.scratch is not None and not args.fit_epochs:
         ap.error("--scratch trains for --fit-epochs epochs: give both")
+    if args.save_scratch is not None:
+        if args.scratch is None:
+            ap.error("--save-scratch saves the --scratch network: give both")
+        if not Path(args.save_scratch).resolve().parent.is_dir():
+            ap.error(f"--save-scratch: no folder for {args.save_scratch!r}")
     try:
         scratch = None if args.scratch is None else parse_hidden(args.scratch)  # as `minodice train --hidden`
     except typer.BadParameter as e:
@@ -198,10 +207,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{int(held.sum()):,} of the other games it misses the means by {after[1]:.2f} "
                   f"(before {before[1]:.2f}; left {after[3]:.2f}, before {before[3]:.2f})")
             if scratch is not None:
-                fresh = value_errors(from_scratch(net, rolls, mean, ~held, scratch, args.fit_epochs), rolls, mean,
-                                     var, k, held)
+                judge = from_scratch(net, rolls, mean, ~held, scratch, args.fit_epochs)
+                fresh = value_errors(judge, rolls, mean, var, k, held)
                 print(f"a new network of widths {args.scratch}, trained {epochs} from scratch on the same means, "
                       f"misses them by {fresh[1]:.2f} (left {fresh[3]:.2f})")
+                if args.save_scratch is not None:
+                    judge.save(Path(args.save_scratch))
+                    print(f"saved it to {args.save_scratch}")
     return 0
 
 

@@ -80,6 +80,16 @@ def test_a_new_network_can_be_trained_from_scratch_on_the_means() -> None:
     assert "a new network of widths 16,16, trained 1 epoch from scratch on the same means" in out.stdout
 
 
+def test_the_new_network_is_saved_as_a_judge_that_loads(tmp_path) -> None:
+    judge = tmp_path / "judge.npz"
+    out = run("--games", "20", "--continuations", "2", "--fit-epochs", "1", "--scratch", "16,16",
+              "--save-scratch", str(judge))
+    assert out.returncode == 0, out.stderr
+    assert f"saved it to {judge}" in out.stdout
+    net = load_network(judge)
+    assert net.width == load_network("docs/learning/expert-step1-4seats.npz").width
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (("--games", "0"), "--games must be at least 1"),
     (("--continuations", "1"), "--continuations 2 to 4,096"),
@@ -89,6 +99,8 @@ def test_a_new_network_can_be_trained_from_scratch_on_the_means() -> None:
     (("--scratch", "64,64"), "give both"),
     (("--scratch", "wide", "--fit-epochs", "1"), "--scratch: give 1 to 4 widths separated by commas"),
     (("--scratch", "0,0", "--fit-epochs", "1"), "each width is 8 to 1024 units"),
+    (("--save-scratch", "judge.npz"), "saves the --scratch network: give both"),
+    (("--save-scratch", "/nonexistent/judge.npz", "--scratch", "16", "--fit-epochs", "1"), "no folder for"),
 ])
 def test_bad_arguments_are_refused_in_words(args: tuple[str, ...], words: str) -> None:
     out = run(*args)

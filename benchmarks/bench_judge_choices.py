@@ -1,0 +1,167 @@
+"""How much a judge's error reaches the choice of a die: the points a roll each way of choosing gains.
+
+The value search plays a roll by judging where each die leads: one move, the other seats' replies, then a
+value head at the seat's next decision. `bench_value_targets.py` measures how far a head is from the
+mean of its own play at a *position*; the search compares positions one roll apart, whose errors are
+alike, so a better fit need not be a better choice. This plays games of the network (`--weights`) at
+every seat (its likeliest moves, in the engine) and, at every roll with more than one legal die, chooses
+a die in several ways on the true deal (every seat's dice known, the faces to come not), each from the
+same `--continuations` seeded continuations in the vector simulator (`sim.finish_hands`):
+
+- `policy`: the network's likeliest die, the reference;
+- `head`: each die, then the replies, then the network's value head (the value search's judgement);
+- one line for each `--judge FILE`: the same with that network's value head instead;
+- `playouts`: each die, then the rest of the hand played out by the network.
+
+Every choice is then scored on as many *other* continuations (the network playing out the hand), so a
+choice that fits the noise of its own seeds gains nothing. It prints each way's mean gain over the
+policy's die, in points a roll and a game, with 95 % intervals, and each judge against the head,
+paired. The continuations' other seats are the network, or `--others FILE` (what a choice is worth
+depends on who else plays); they reply in the lookaheads too, or with `--replies greedy` the kernel's
+greedy policy does, as in the value search.
+
+    .venv/bin/python benchmarks/bench_judge_choices.py --games 200 --continuations 16
+    .venv/bin/python benchmarks/bench_judge_choices.py --games 200 --judge judge.npz   # from bench_value_targets.py --save-scratch
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+import numpy as np
+from bench_value_targets import ROWS, SEATS, Rolls, roll_positions
+from threadpoolctl import threadpool_limits
+
+from minodice.bots.network import VALUE_SCALE, PolicyValueNet, features, load_network
+from minodice.encoding import NUM_ACTIONS, NUM_BIDS
+from minodice.game import Game
+from minodice.sim.positions import Chooser, finish_hands
+
+MAX_CONTINUATIONS = 1024
+Z95 = 1.96
+
+
+def likeliest(net: PolicyValueNet) -> Chooser:
+    """`net`'s likeliest legal move in each row."""
+    def choose(obs: np.ndarray, mask: np.ndarray, hints: np.ndarray) -> np.ndarray:
+        logits, _ = net.forward(features(obs, SEATS, hints))
+        return np.where(mask, logits, -np.inf).argmax(axis=1)
+
+    return choose
+
+
+def head(net: PolicyValueNet) -> Chooser:
+    """`net`'s value head, in points: the leaf of a one-move lookahead."""
+    def leaf(obs: np.ndarray, mask: np.ndarray, hints: np.ndarray) -> np.ndarray:
+        _, value = net.forward(features(obs, SEATS, hints))
+        return value * VALUE_SCALE
+
+    return leaf
+
+
+def per_die(values: np.ndarray, legal: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per roll and die kind (`legal`'s shape; -inf and nan where the die is not legal): the mean of the first
+    `k` continuations of each legal (roll, die) pair, in `np.nonzero(legal)` order, and of the other `k`."""
+    pos, kind = np.nonzero(legal)
+    v = values.reshape(len(pos), 2, k).mean(axis=2)
+    first, second = np.full(legal.shape, -np.inf), np.full(legal.shape, np.nan)
+    first[pos, kind], second[pos, kind] = v[:, 0], v[:, 1]
+    return first, second
+
+
+def at(table: np.ndarray, pick: np.ndarray) -> np.ndarray:
+    """`table[i, pick[i]]` for every row i."""
+    return table[np.arange(len(pick)), pick]
+
+
+def die_scores(rolls: Rolls, net: PolicyValueNet, others: PolicyValueNet, k: int, seed: int,
+               judges: dict[str, PolicyValueNet], greedy_replies: bool = False) -> dict[str, np.ndarray]:
+    """For every roll with a choice: the die each way chooses (`policy`, the judges' lookaheads, `playouts`),
+    scored on `k` other continuations; each array holds one score a roll (the seat's points for the hand).
+    With `greedy_replies` the lookaheads' replies are the kernel's greedy policy, as in the value search."""
+    choose, reply = likeliest(net), likeliest(others)
+    lookahead_reply: str | Chooser = "greedy" if greedy_replies else reply
+    rules = Game(SEATS, seed=seed).rules
+    rng = np.random.default_rng(seed)
+    dice = rolls.mask[:, NUM_BIDS:]
+    chosen = np.flatnonzero(dice.sum(axis=1) >= 2)
+    out: dict[str, list[np.ndarray]] = {name: [] for name in ("policy", *judges, "playouts")}
+    groups = sorted({(int(s), int(h)) for s, h in zip(rolls.seat[chosen], rolls.hand[chosen])})
+    for seat, hand in groups:  # finish_hands: one seat a call
+        idx = chosen[(rolls.seat[chosen] == seat) & (rolls.hand[chosen] == hand)]
+        step = max(1, ROWS // (2 * k * (NUM_ACTIONS - NUM_BIDS)))
+        for lo in range(0, len(idx), step):
+            part = idx[lo : lo + step]
+            legal = dice[part]
+            pos, kind = np.nonzero(legal)  # every legal (roll, die) pair, each with 2k continuations
+            seeds = rng.integers(0, 2**62, size=(len(part), 2 * k), dtype=np.int64).astype(np.uint64)
+            rows = np.repeat(rolls.rows[part][pos], 2 * k, axis=0)
+            first = np.repeat(NUM_BIDS + kind, 2 * k)
+            played, truth = per_die(finish_hands(rows, seeds[pos].reshape(-1), seat, first, choose, rules,
+                                                 others=reply), legal, k)
+            out["policy"].append(at(truth, rolls.action[part] - NUM_BIDS))
+            for name, judge in judges.items():
+                judged, _ = per_die(finish_hands(rows, seeds[pos].reshape(-1), seat, first, choose, rules,
+                                                 others=lookahead_reply, leaf=head(judge), depth=1), legal, k)
+                out[name].append(at(truth, judged.argmax(axis=1)))
+            out["playouts"].append(at(truth, played.argmax(axis=1)))
+    return {name: np.concatenate(parts) for name, parts in out.items()}
+
+
+def interval(d: np.ndarray) -> tuple[float, float]:
+    """The mean and its 95 % half-width (normal, over rolls)."""
+    return float(d.mean()), float(Z95 * d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else float("nan")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--weights", default="docs/learning/expert-step1-4seats.npz",
+                    help="the network (.npz, 4 seats) that plays, and whose value head is the `head` judge")
+    ap.add_argument("--judge", action="append", default=[], metavar="FILE",
+                    help="another network whose value head judges (repeatable)")
+    ap.add_argument("--others", default=None, metavar="FILE",
+                    help="the network playing the other seats in the continuations (default: --weights)")
+    ap.add_argument("--replies", choices=("network", "greedy"), default="network",
+                    help="who replies in the judges' one-move lookahead: the continuations' players, or the "
+                         "kernel's greedy policy as in the value search")
+    ap.add_argument("--games", type=int, default=200, help="games of the network at every seat")
+    ap.add_argument("--continuations", type=int, default=16,
+                    help=f"continuations to choose from, and as many to score the choice (2 to {MAX_CONTINUATIONS:,})")
+    ap.add_argument("--seed", type=int, default=700000, help="seed of the first game and of the continuations")
+    args = ap.parse_args(argv)
+    if args.games < 1 or not 2 <= args.continuations <= MAX_CONTINUATIONS:
+        ap.error(f"--games must be at least 1 and --continuations 2 to {MAX_CONTINUATIONS:,}")
+    def network(option: str, path: str) -> PolicyValueNet:
+        try:
+            return load_network(path)
+        except ValueError as e:
+            ap.error(f"{option} {path}: {e}")
+
+    net = network("--weights", args.weights)
+    others = net if args.others is None else network("--others", args.others)
+    judges = {"head": net} | {f"judge {path}": network("--judge", path) for path in args.judge}
+    k = args.continuations
+    began = time.perf_counter()
+    with threadpool_limits(1):
+        rolls = roll_positions(net, args.games, args.seed)
+        scores = die_scores(rolls, net, others, k, args.seed, judges, greedy_replies=args.replies == "greedy")
+    count = len(scores["policy"])
+    per_game = count / (args.games * SEATS)
+    print(f"{count:,} rolls with a choice ({per_game:.1f} a seat and game) in {args.games:,} games of the network "
+          f"at every seat; {k} continuations to choose, {k} others to score ({time.perf_counter() - began:.0f} s)")
+    print(f"{'way of choosing':<40} {'points a roll over the policy':>30} {'a game':>16}")
+    for name, score in scores.items():
+        mean, half = interval(score - scores["policy"])
+        print(f"{name:<40} {mean:>+22.3f} ± {half:.3f} {mean * per_game:>+9.1f} ± {half * per_game:.1f}")
+    for name in list(judges)[1:]:
+        mean, half = interval(scores[name] - scores["head"])
+        print(f"{name} over the head, paired: {mean:+.3f} ± {half:.3f} points a roll, "
+              f"{mean * per_game:+.1f} ± {half * per_game:.1f} a game")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
