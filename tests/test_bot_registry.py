@@ -48,9 +48,9 @@ def test_every_registered_option_is_accepted_and_no_other() -> None:
         for option in BUILTIN.info(name).options:
             if option.name != "seconds":  # timed bots are slow to test, and not reproducible
                 value = option.default if option.default is not None else 1
-                value = shipped if option.name in ("weights", "roll_net", "replies") else value  # a network file
+                value = shipped if option.name in ("weights", "roll_net", "replies", "judge") else value  # a network file
                 value = "greedy" if option.name == "bid_policy" else value  # a playout policy
-                needs = ",policy=value" if option.name == "replies" else ""  # it plays in the network playouts only
+                needs = ",policy=value" if option.name in ("replies", "judge") else ""  # network playouts only
                 make_bot(f"{name}:{option.name}={value}{needs}", seed=0)
         with pytest.raises(BotSpecError):
             make_bot(f"{name}:nosuchoption=1", seed=0)

@@ -465,3 +465,33 @@ def test_neural_search_network_playouts_refuse_a_budget_too_big_to_hold_in_memor
         make_bot("neural+search:policy=value,bid_sims=16385")
     assert make_bot("neural+search:policy=value,sims=16384").describe() == "neural+search:sims=16384,policy=value"
     assert make_bot("neural+search:sims=100000").describe() == "neural+search:sims=100000"  # greedy playouts stream
+
+
+def test_neural_search_leaves_can_be_judged_by_another_network() -> None:
+    """judge=FILE: that network's value head judges the value playouts' leaves, the search's own network staying
+    the prior, so the moves searched and the budget stay and the estimates change; refused where no value head
+    judges."""
+    other = "docs/learning/expert-mc-4seats.npz"
+    spec = "neural+search:policy=value,prior=0,sims=32,bid_sims=32"
+    plain, judged = make_bot(spec, seed=4), make_bot(f"{spec},judge={other}", seed=4)
+    assert f"judge={other}" in judged.describe() and make_bot(judged.describe()).describe() == judged.describe()
+    game, _ = _roll_the_network_narrows()
+    view = game.observe(0)
+    assert judged.roll(view) in view.legal_dice and plain.roll(view) in view.legal_dice
+    a, b = plain.last_explanation, judged.last_explanation
+    assert a is not None and b is not None
+    assert [c.choice for c in a.choices] == [c.choice for c in b.choices] and all(c.n == 32 for c in b.choices)
+    assert [c.mean for c in a.choices] != [c.mean for c in b.choices]
+    itself = make_bot(f"{spec},judge=docs/learning/expert-step1-4seats.npz,weights=docs/learning/expert-step1-4seats.npz",
+                      seed=4)
+    same = make_bot(f"{spec},weights=docs/learning/expert-step1-4seats.npz", seed=4)
+    assert itself.roll(view) == same.roll(view)  # its own network as the judge: the same estimates
+    assert [c.mean for c in itself.last_explanation.choices] == [c.mean for c in same.last_explanation.choices]
+    with pytest.raises(BotSpecError, match=r"judge needs policy \(or bid_policy\) value"):
+        make_bot(f"neural+search:policy=network,judge={other}")
+    with pytest.raises(BotSpecError, match=r"neural\+search: no network file at 'nowhere\.npz'"):
+        make_bot("neural+search:policy=value,judge=nowhere.npz")
+    with pytest.raises(BotSpecError, match="option judge must name a network file"):
+        make_bot("neural+search:policy=value,judge= ")
+    with pytest.raises(BotSpecError, match="the montecarlo bot has no option 'judge'"):
+        make_bot(f"montecarlo:judge={other}")

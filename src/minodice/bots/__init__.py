@@ -326,6 +326,9 @@ BUILTIN = BuiltinBots((
             BotOption("replies", None,
                       f"a network file of `minodice train` whose likeliest moves play the other seats in the playouts "
                       f"of policy {' or '.join(D.REPLY_POLICIES)}, instead of the kernel's greedy"),
+            BotOption("judge", None,
+                      f"a network file whose value head judges the leaves of policy {' or '.join(D.JUDGE_POLICIES)} "
+                      "instead of the search's own network (which stays the prior)"),
             *_MONTECARLO_BUDGET,
             *(_NEURAL_POLICY if o.name == "policy" else o for o in _SEARCH_MODEL),
             BotOption("bid_policy", None,

@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_RIVALS",
     "DEFAULT_SIMS",
     "DEFAULT_TABLES",
+    "JUDGE_POLICIES",
     "MAX_BUDGET_COUNT",
     "MAX_BUDGET_SECONDS",
     "MAX_NETWORK_SIMS",
@@ -72,6 +73,8 @@ NEURAL_GUIDES = ("both", "bids", "rolls")
 NETWORK_POLICIES = ("network", "network-all", "value")
 #: The network policies whose other seats the kernel plays, so that `replies=FILE` may play them instead.
 REPLY_POLICIES = ("network", "value")
+#: The network policies that judge by a value head, so that `judge=FILE` may lend them another network's.
+JUDGE_POLICIES = ("value",)
 #: `neural+search` with a network playout policy: playouts per legal move (die or bid), and per determinization.
 DEFAULT_NETWORK_SIMS, DEFAULT_NETWORK_PER = 512, 4
 #: The most network playouts a move (`sims`, `bid_sims`): they run all at once, about 1.3 kB of state each.

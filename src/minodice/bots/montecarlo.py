@@ -409,7 +409,7 @@ _FLOAT_OPTIONS = ("seconds", "c", "infer", "roll_infer", "bid_beta", "ambition",
 #: The options for which 0 means "off".
 _ZERO_OPTIONS = ("infer", "roll_infer", "ambition", "rivals", "trust")
 #: The options that name a file.
-_FILE_OPTIONS = ("roll_net", "replies")
+_FILE_OPTIONS = ("roll_net", "replies", "judge")
 
 
 def evidence_model(

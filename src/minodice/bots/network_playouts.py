@@ -50,12 +50,13 @@ def _value(net: PolicyValueNet, seats: int) -> Chooser:
 
 def network_estimates(
     dets: Sequence[Game], seat: int, moves: Sequence[int], net: PolicyValueNet, policy: str, per: int,
-    rng: random.Random, replies: PolicyValueNet | None = None,
+    rng: random.Random, replies: PolicyValueNet | None = None, judge: PolicyValueNet | None = None,
 ) -> list[Estimate]:
     """Each move's (flat action id: a bid, or NUM_BIDS + a die kind) estimate of `seat`'s hand score:
     `per` playouts by `policy` from each determinization in `dets`, the same seeds for every move.
     With `replies` (policies ``network`` and ``value``), that network's likeliest moves play the
-    other seats instead of the kernel's greedy policy."""
+    other seats instead of the kernel's greedy policy; with `judge` (policy ``value``), that network's value
+    head judges the leaves instead of `net`'s."""
     if policy not in NETWORK_POLICIES:
         raise ValueError(f"policy must be one of {', '.join(NETWORK_POLICIES)}, not {quoted(policy)}")
     k, a = len(dets), len(moves)
@@ -72,7 +73,7 @@ def network_estimates(
     others = CALLER if policy == "network-all" else "greedy" if replies is None else _best_move(replies, seats)
     if policy == "value":
         values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others,
-                              leaf=_value(net, seats), depth=1)
+                              leaf=_value(net if judge is None else judge, seats), depth=1)
     else:
         values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others)
     means = values.reshape(a, k, per).mean(axis=2)

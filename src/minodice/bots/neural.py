@@ -41,6 +41,7 @@ from .defaults import (
     DEFAULT_NEURAL_GUIDE,
     DEFAULT_NEURAL_PRIOR,
     DEFAULT_NEURAL_TRUST,
+    JUDGE_POLICIES,
     MAX_NETWORK_SIMS,
     NETWORK_POLICIES,
     NEURAL_GUIDES,
@@ -122,7 +123,8 @@ class NeuralSearchBot(MonteCarloBot):
 
     def __init__(self, rng: random.Random | None = None, *, weights: str | None = None, prior: float | None = None,
                  guide: str | None = None, policy: str = "greedy", bid_policy: str | None = None,
-                 replies: str | None = None, trust: float | None = None, **budget: Any) -> None:
+                 replies: str | None = None, judge: str | None = None, trust: float | None = None,
+                 **budget: Any) -> None:
         judges = (policy, policy if bid_policy is None else bid_policy)
         keys = ("policy", "policy" if bid_policy is None else "bid_policy")  # the option that set each judge
         networked = [f"{key}={p}" for key, p in zip(keys, judges) if p in NETWORK_POLICIES]
@@ -145,6 +147,9 @@ class NeuralSearchBot(MonteCarloBot):
         if replies is not None and not any(p in REPLY_POLICIES for p in judges):
             raise ValueError(f"replies needs policy (or bid_policy) {' or '.join(REPLY_POLICIES)}: the network playouts "
                              "where the kernel plays the other seats")
+        if judge is not None and not any(p in JUDGE_POLICIES for p in judges):
+            raise ValueError(f"judge needs policy (or bid_policy) {' or '.join(JUDGE_POLICIES)}: the network playouts "
+                             "that end in a value head")
         if trust is not None and trust != DEFAULT_NEURAL_TRUST and not networked:
             raise ValueError(f"trust needs policy (or bid_policy) {', '.join(NETWORK_POLICIES[:-1])} or "
                              f"{NETWORK_POLICIES[-1]}: "
@@ -154,6 +159,8 @@ class NeuralSearchBot(MonteCarloBot):
         self.trust = DEFAULT_NEURAL_TRUST if trust is None else float(trust)
         #: The network whose likeliest moves play the other seats in the network playouts (None: greedy).
         self.replies = None if replies is None else load_network(replies)
+        #: The network whose value head judges the leaves of policy value (None: the search's own network).
+        self.judge = None if judge is None else load_network(judge)
         # network playouts cost more than greedy ones: smaller defaults, for the decisions they judge
         if self.policy in NETWORK_POLICIES:
             self.sims = budget.get("sims") or DEFAULT_NETWORK_SIMS
@@ -161,15 +168,15 @@ class NeuralSearchBot(MonteCarloBot):
         if self._bid_judge in NETWORK_POLICIES:
             self.bid_sims = budget.get("bid_sims") or DEFAULT_NETWORK_SIMS
             self.bid_per = budget.get("bid_per") or DEFAULT_NETWORK_PER
-        for key, judge, sims in zip(keys, judges, (self.sims, self.bid_sims)):
-            if judge in NETWORK_POLICIES and (sims or 0) > MAX_NETWORK_SIMS:
-                raise ValueError(f"{key}={judge} plays at most {MAX_NETWORK_SIMS:,} playouts a move (sims and "
+        for key, kind, sims in zip(keys, judges, (self.sims, self.bid_sims)):
+            if kind in NETWORK_POLICIES and (sims or 0) > MAX_NETWORK_SIMS:
+                raise ValueError(f"{key}={kind} plays at most {MAX_NETWORK_SIMS:,} playouts a move (sims and "
                                  f"bid_sims), all at once in memory, not {sims:,}")
         #: With a network policy: determinizations per roll and per bid.
         self._dets = (max(1, (self.sims or 1) // self.per), max(1, (self.bid_sims or 1) // self.bid_per))
         extra = {"weights": weights, "prior": prior, "guide": guide,
                  "policy": policy if policy in NETWORK_POLICIES else None, "bid_policy": bid_policy,
-                 "replies": replies, "trust": trust}
+                 "replies": replies, "judge": judge, "trust": trust}
         self._options = {**self._options, **{k: v for k, v in extra.items() if v is not None}}
 
     def describe(self) -> str:
@@ -242,8 +249,9 @@ class NeuralSearchBot(MonteCarloBot):
         `trust`, plus its share of the network's logit), explained."""
         net = self.network.network(view.seats)
         replies = self.replies if policy in REPLY_POLICIES else None
+        judge = self.judge if policy in JUDGE_POLICIES else None
         accs = list(zip(choices, network_estimates(dets, seat_of(view), actions, net, policy, per, self.rng,
-                                                   replies)))
+                                                   replies, judge)))
         chosen = argmax_mean(accs) if not self.trust else self._trusted(view, accs, actions)
         kind, what = ("roll", "die rolled now") if isinstance(chosen, Die) else ("bid", "bid")
         self.last_explanation = explain_choice(kind, seat_of(view), self.describe(), accs, chosen, began,
