@@ -11,7 +11,9 @@ same `--continuations` seeded continuations in the vector simulator (`sim.finish
 - `policy`: the network's likeliest die, the reference;
 - `head`: each die, then the replies, then the network's value head (the value search's judgement);
 - one line for each `--judge FILE`: the same with that network's value head instead;
-- `playouts`: each die, then the rest of the hand played out by the network.
+- `playouts`: each die, then the rest of the hand played out by the network;
+- one line for each `--search SPEC`: the die that bot rolls there, seeing only what the seat sees (for the
+  value search, whether a judge's better choices survive its sampled deals and greedy replies).
 
 Every choice is then scored on as many *other* continuations (the network playing out the hand), so a
 choice that fits the noise of its own seeds gains nothing. It prints each way's mean gain over the
@@ -35,10 +37,13 @@ import numpy as np
 from bench_value_targets import ROWS, SEATS, Rolls, roll_positions
 from threadpoolctl import threadpool_limits
 
+from minodice.bots import Bot, BotFault, make_bot
+from minodice.bots.clairvoyance import show_dice
 from minodice.bots.network import VALUE_SCALE, PolicyValueNet, features, load_network
-from minodice.encoding import NUM_ACTIONS, NUM_BIDS
+from minodice.encoding import DICE, NUM_ACTIONS, NUM_BIDS
 from minodice.game import Game
 from minodice.sim.positions import Chooser, finish_hands
+from minodice.view import View
 
 MAX_CONTINUATIONS = 1024
 Z95 = 1.96
@@ -77,18 +82,26 @@ def at(table: np.ndarray, pick: np.ndarray) -> np.ndarray:
     return table[np.arange(len(pick)), pick]
 
 
+def with_choice(rolls: Rolls) -> np.ndarray:
+    """The indexes of the rolls with more than one legal die, in order."""
+    return np.flatnonzero(rolls.mask[:, NUM_BIDS:].sum(axis=1) >= 2)
+
+
 def die_scores(rolls: Rolls, net: PolicyValueNet, others: PolicyValueNet, k: int, seed: int,
-               judges: dict[str, PolicyValueNet], greedy_replies: bool = False) -> dict[str, np.ndarray]:
-    """For every roll with a choice: the die each way chooses (`policy`, the judges' lookaheads, `playouts`),
-    scored on `k` other continuations; each array holds one score a roll (the seat's points for the hand).
-    With `greedy_replies` the lookaheads' replies are the kernel's greedy policy, as in the value search."""
+               judges: dict[str, PolicyValueNet], greedy_replies: bool = False,
+               picks: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    """For every roll with a choice (`with_choice`, in its order): the die each way chooses (`policy`, the
+    judges' lookaheads, `playouts`, and each of `picks`: a die kind a roll, chosen elsewhere), scored on `k`
+    other continuations; each array holds one score a roll (the seat's points for the hand). With
+    `greedy_replies` the lookaheads' replies are the kernel's greedy policy, as in the value search."""
     choose, reply = likeliest(net), likeliest(others)
     lookahead_reply: str | Chooser = "greedy" if greedy_replies else reply
     rules = Game(SEATS, seed=seed).rules
     rng = np.random.default_rng(seed)
     dice = rolls.mask[:, NUM_BIDS:]
-    chosen = np.flatnonzero(dice.sum(axis=1) >= 2)
-    out: dict[str, list[np.ndarray]] = {name: [] for name in ("policy", *judges, "playouts")}
+    chosen = with_choice(rolls)
+    picks = picks or {}
+    out = {name: np.full(len(chosen), np.nan) for name in ("policy", *judges, *picks, "playouts")}
     groups = sorted({(int(s), int(h)) for s, h in zip(rolls.seat[chosen], rolls.hand[chosen])})
     for seat, hand in groups:  # finish_hands: one seat a call
         idx = chosen[(rolls.seat[chosen] == seat) & (rolls.hand[chosen] == hand)]
@@ -102,13 +115,40 @@ def die_scores(rolls: Rolls, net: PolicyValueNet, others: PolicyValueNet, k: int
             first = np.repeat(NUM_BIDS + kind, 2 * k)
             played, truth = per_die(finish_hands(rows, seeds[pos].reshape(-1), seat, first, choose, rules,
                                                  others=reply), legal, k)
-            out["policy"].append(at(truth, rolls.action[part] - NUM_BIDS))
+            where = np.searchsorted(chosen, part)
+            out["policy"][where] = at(truth, rolls.action[part] - NUM_BIDS)
             for name, judge in judges.items():
                 judged, _ = per_die(finish_hands(rows, seeds[pos].reshape(-1), seat, first, choose, rules,
                                                  others=lookahead_reply, leaf=head(judge), depth=1), legal, k)
-                out[name].append(at(truth, judged.argmax(axis=1)))
-            out["playouts"].append(at(truth, played.argmax(axis=1)))
-    return {name: np.concatenate(parts) for name, parts in out.items()}
+                out[name][where] = at(truth, judged.argmax(axis=1))
+            for name, pick in picks.items():
+                out[name][where] = at(truth, pick[where])
+            out["playouts"][where] = at(truth, played.argmax(axis=1))
+    return out
+
+
+def search_picks(specs: Sequence[str], net: PolicyValueNet, games: int, seed: int) -> tuple[Rolls, dict[str, np.ndarray]]:
+    """The games' rolls (as `roll_positions`) and, for each bot spec, the die kind it rolls at every roll with a
+    choice (one bot a seat and game, asked there and nowhere else; an oracle is shown the dice)."""
+    picks: dict[str, list[int]] = {spec: [] for spec in specs}
+    seated: dict[str, list[Bot]] = {}
+    current: list[Game] = []
+
+    def ask(game: Game, view: View, mask: np.ndarray) -> None:
+        if mask[NUM_BIDS:].sum() < 2:
+            return
+        if not current or current[-1] is not game:
+            current.append(game)  # a new game: new bots, seeded by the game's number and the seat
+            for spec in specs:
+                seated[spec] = [make_bot(spec, seed=f"{seed}-{len(current)}-{s}") for s in range(SEATS)]
+                show_dice(seated[spec], game)
+                for s, bot in enumerate(seated[spec]):
+                    bot.start_game(game.setup_view(s))
+        for spec in specs:
+            picks[spec].append(DICE.index(seated[spec][view.seat].roll(view)))
+
+    rolls = roll_positions(net, games, seed, on_roll=ask)
+    return rolls, {spec: np.asarray(kinds) for spec, kinds in picks.items()}
 
 
 def interval(d: np.ndarray) -> tuple[float, float]:
@@ -127,6 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--replies", choices=("network", "greedy"), default="network",
                     help="who replies in the judges' one-move lookahead: the continuations' players, or the "
                          "kernel's greedy policy as in the value search")
+    ap.add_argument("--search", action="append", default=[], metavar="SPEC",
+                    help="a bot (e.g. the value search) whose die at each roll is scored too, hidden dice and all "
+                         "(repeatable; slow: a search decision each)")
     ap.add_argument("--games", type=int, default=200, help="games of the network at every seat")
     ap.add_argument("--continuations", type=int, default=16,
                     help=f"continuations to choose from, and as many to score the choice (2 to {MAX_CONTINUATIONS:,})")
@@ -143,19 +186,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     net = network("--weights", args.weights)
     others = net if args.others is None else network("--others", args.others)
     judges = {"head": net} | {f"judge {path}": network("--judge", path) for path in args.judge}
+    for spec in args.search:
+        try:
+            make_bot(spec)
+        except ValueError as e:
+            ap.error(f"--search: {e}")
     k = args.continuations
     began = time.perf_counter()
     with threadpool_limits(1):
-        rolls = roll_positions(net, args.games, args.seed)
-        scores = die_scores(rolls, net, others, k, args.seed, judges, greedy_replies=args.replies == "greedy")
+        try:
+            rolls, picks = search_picks(args.search, net, args.games, args.seed)
+        except BotFault as e:
+            ap.error(f"--search: {e}")
+        scores = die_scores(rolls, net, others, k, args.seed, judges, greedy_replies=args.replies == "greedy",
+                            picks={f"search {spec}": kinds for spec, kinds in picks.items()})
     count = len(scores["policy"])
     per_game = count / (args.games * SEATS)
     print(f"{count:,} rolls with a choice ({per_game:.1f} a seat and game) in {args.games:,} games of the network "
           f"at every seat; {k} continuations to choose, {k} others to score ({time.perf_counter() - began:.0f} s)")
-    print(f"{'way of choosing':<40} {'points a roll over the policy':>30} {'a game':>16}")
+    width = max(len("way of choosing"), *map(len, scores))
+    print(f"{'way of choosing':<{width}} {'points a roll over the policy':>30} {'a game':>16}")
     for name, score in scores.items():
         mean, half = interval(score - scores["policy"])
-        print(f"{name:<40} {mean:>+22.3f} ± {half:.3f} {mean * per_game:>+9.1f} ± {half * per_game:.1f}")
+        print(f"{name:<{width}} {mean:>+22.3f} ± {half:.3f} {mean * per_game:>+9.1f} ± {half * per_game:.1f}")
     for name in list(judges)[1:]:
         mean, half = interval(scores[name] - scores["head"])
         print(f"{name} over the head, paired: {mean:+.3f} ± {half:.3f} points a roll, "

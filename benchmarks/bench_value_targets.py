@@ -28,7 +28,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +43,7 @@ from minodice.encoding import DICE, NUM_ACTIONS, NUM_BIDS, action_mask
 from minodice.game import Bid, Game, Phase, Roll
 from minodice.learn.expert import ExpertData, fit
 from minodice.sim.positions import CALLER, finish_hands, position_row
+from minodice.view import View
 
 SEATS = 4
 ROWS = 65536  # playouts stepped at once (positions x continuations), to bound the memory
@@ -69,8 +70,10 @@ def _likeliest(net: PolicyValueNet, x: np.ndarray, mask: np.ndarray) -> int:
     return int(np.where(mask, logits[0], -np.inf).argmax())
 
 
-def roll_positions(net: PolicyValueNet, games: int, seed: int) -> Rolls:
-    """The roll decisions of games `seed`, `seed + 1`, ... with `net`'s likeliest move at every seat."""
+def roll_positions(net: PolicyValueNet, games: int, seed: int,
+                   on_roll: Callable[[Game, View, np.ndarray], None] | None = None) -> Rolls:
+    """The roll decisions of games `seed`, `seed + 1`, ... with `net`'s likeliest move at every seat;
+    `on_roll(game, view, mask)` is called at each, before the move (e.g. to ask another bot there)."""
     cols: dict[str, list] = {f: [] for f in Rolls.__dataclass_fields__}
     for g in range(games):
         game = Game(SEATS, seed=seed + g)
@@ -84,6 +87,8 @@ def roll_positions(net: PolicyValueNet, games: int, seed: int) -> Rolls:
                 if game.phase is Phase.BID:
                     game.apply(Bid(seat, move))
                     continue
+                if on_roll is not None:
+                    on_roll(game, view, mask)
                 for field, value in (("rows", position_row(game)), ("seat", seat), ("hand", len(game.log) - 1),
                                      ("game", seed + g), ("x", x), ("mask", mask), ("action", move)):
                     cols[field].append(value)

@@ -61,15 +61,31 @@ def test_a_different_judge_or_table_changes_the_choices() -> None:
     assert not np.array_equal(greedy["head"], scores["head"])
 
 
+def test_a_bot_is_asked_at_every_roll_with_a_choice_and_its_dice_are_scored() -> None:
+    bench = load()
+    net = load_network(STEP1)
+    rolls, picks = bench.search_picks(["greedy"], net, 2, seed=13)
+    chosen = bench.with_choice(rolls)
+    kinds = picks["greedy"]
+    assert len(kinds) == len(chosen) > 0
+    assert rolls.mask[chosen, 9 + kinds].all()  # a legal die each time
+    assert (kinds != rolls.action[chosen] - 9).any()  # greedy is not the network
+    own = {"own": rolls.action[chosen] - 9, "greedy": kinds}
+    scores = bench.die_scores(rolls, net, net, 4, seed=13, judges={"head": net}, picks=own)
+    assert np.array_equal(scores["own"], scores["policy"])  # the network's own dice score as its policy
+    assert not np.array_equal(scores["greedy"], scores["policy"])
+
+
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300)
 
 
 def test_the_script_prints_each_way_and_the_judges_against_the_head() -> None:
     out = run("--games", "2", "--continuations", "2", "--judge", "src/minodice/bots/weights/neural-4.npz",
-              "--replies", "greedy")
+              "--replies", "greedy", "--search", "montecarlo:sims=16,bid_sims=16", "--search", "oracle:sims=16")
     assert out.returncode == 0, out.stderr
-    for words in ("rolls with a choice", "policy", "head", "playouts",
+    for words in ("rolls with a choice", "policy", "head", "playouts", "search montecarlo:sims=16,bid_sims=16",
+                  "search oracle:sims=16",
                   "judge src/minodice/bots/weights/neural-4.npz over the head, paired"):
         assert words in out.stdout
 
@@ -82,6 +98,8 @@ def test_the_script_prints_each_way_and_the_judges_against_the_head() -> None:
     (("--judge", "/nonexistent.npz"), "/nonexistent.npz"),
     (("--others", "README.md"), "README.md"),
     (("--replies", "random"), "invalid choice"),
+    (("--search", "nobody"), "--search"),
+    (("--search", "cmd:/nonexistent/program"), "--search"),
 ])
 def test_bad_arguments_are_refused_in_words(args: tuple[str, ...], words: str) -> None:
     out = run(*args)
