@@ -17,7 +17,8 @@ same `--continuations` seeded continuations in the vector simulator (`sim.finish
 
 Every choice is then scored on as many *other* continuations (the network playing out the hand), so a
 choice that fits the noise of its own seeds gains nothing. It prints each way's mean gain over the
-policy's die, in points a roll and a game, with 95 % intervals, and each judge against the head,
+policy's die, in points a roll and a game (times the rolls with a choice a seat has in a game), with
+95 % intervals, and each judge against the head and each search after the first against the first,
 paired. The continuations' other seats are the network, or `--others FILE` (what a choice is worth
 depends on who else plays); they reply in the lookaheads too, or with `--replies greedy` the kernel's
 greedy policy does, as in the value search.
@@ -209,10 +210,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, score in scores.items():
         mean, half = interval(score - scores["policy"])
         print(f"{name:<{width}} {mean:>+22.3f} ± {half:.3f} {mean * per_game:>+9.1f} ± {half * per_game:.1f}")
-    for name in list(judges)[1:]:
-        mean, half = interval(scores[name] - scores["head"])
-        print(f"{name} over the head, paired: {mean:+.3f} ± {half:.3f} points a roll, "
-              f"{mean * per_game:+.1f} ± {half * per_game:.1f} a game")
+    searches = [f"search {spec}" for spec in args.search]
+    pairs = [(name, "head") for name in list(judges)[1:]] + [(name, searches[0]) for name in searches[1:]]
+    for name, base in pairs:
+        mean, half = interval(scores[name] - scores[base])
+        print(f"{name} over {'the head' if base == 'head' else 'the first search'}, paired: {mean:+.3f} ± {half:.3f} "
+              f"points a roll, {mean * per_game:+.1f} ± {half * per_game:.1f} a game")
     return 0
 
 

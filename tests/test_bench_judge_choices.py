@@ -85,7 +85,7 @@ def test_the_script_prints_each_way_and_the_judges_against_the_head() -> None:
               "--replies", "greedy", "--search", "montecarlo:sims=16,bid_sims=16", "--search", "oracle:sims=16")
     assert out.returncode == 0, out.stderr
     for words in ("rolls with a choice", "policy", "head", "playouts", "search montecarlo:sims=16,bid_sims=16",
-                  "search oracle:sims=16",
+                  "search oracle:sims=16", "search oracle:sims=16 over the first search, paired",
                   "judge src/minodice/bots/weights/neural-4.npz over the head, paired"):
         assert words in out.stdout
 
