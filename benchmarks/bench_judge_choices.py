@@ -40,7 +40,8 @@ from threadpoolctl import threadpool_limits
 
 from minodice.bots import Bot, BotFault, make_bot
 from minodice.bots.clairvoyance import show_dice
-from minodice.bots.network import VALUE_SCALE, PolicyValueNet, features, load_network
+from minodice.bots.network import PolicyValueNet, load_network
+from minodice.bots.network_playouts import likeliest_moves, value_leaf
 from minodice.encoding import DICE, NUM_ACTIONS, NUM_BIDS
 from minodice.game import Game
 from minodice.sim.positions import Chooser, finish_hands
@@ -48,24 +49,6 @@ from minodice.view import View
 
 MAX_CONTINUATIONS = 1024
 Z95 = 1.96
-
-
-def likeliest(net: PolicyValueNet) -> Chooser:
-    """`net`'s likeliest legal move in each row."""
-    def choose(obs: np.ndarray, mask: np.ndarray, hints: np.ndarray) -> np.ndarray:
-        logits, _ = net.forward(features(obs, SEATS, hints))
-        return np.where(mask, logits, -np.inf).argmax(axis=1)
-
-    return choose
-
-
-def head(net: PolicyValueNet) -> Chooser:
-    """`net`'s value head, in points: the leaf of a one-move lookahead."""
-    def leaf(obs: np.ndarray, mask: np.ndarray, hints: np.ndarray) -> np.ndarray:
-        _, value = net.forward(features(obs, SEATS, hints))
-        return value * VALUE_SCALE
-
-    return leaf
 
 
 def per_die(values: np.ndarray, legal: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -95,7 +78,7 @@ def die_scores(rolls: Rolls, net: PolicyValueNet, others: PolicyValueNet, k: int
     judges' lookaheads, `playouts`, and each of `picks`: a die kind a roll, chosen elsewhere), scored on `k`
     other continuations; each array holds one score a roll (the seat's points for the hand). With
     `greedy_replies` the lookaheads' replies are the kernel's greedy policy, as in the value search."""
-    choose, reply = likeliest(net), likeliest(others)
+    choose, reply = likeliest_moves(net, SEATS), likeliest_moves(others, SEATS)
     lookahead_reply: str | Chooser = "greedy" if greedy_replies else reply
     rules = Game(SEATS, seed=seed).rules
     rng = np.random.default_rng(seed)
@@ -114,13 +97,13 @@ def die_scores(rolls: Rolls, net: PolicyValueNet, others: PolicyValueNet, k: int
             seeds = rng.integers(0, 2**62, size=(len(part), 2 * k), dtype=np.int64).astype(np.uint64)
             rows = np.repeat(rolls.rows[part][pos], 2 * k, axis=0)
             first = np.repeat(NUM_BIDS + kind, 2 * k)
-            played, truth = per_die(finish_hands(rows, seeds[pos].reshape(-1), seat, first, choose, rules,
-                                                 others=reply), legal, k)
+            pair_seeds = seeds[pos].reshape(-1)  # a roll's seeds, the same for each of its dice
+            played, truth = per_die(finish_hands(rows, pair_seeds, seat, first, choose, rules, others=reply), legal, k)
             where = np.searchsorted(chosen, part)
             out["policy"][where] = at(truth, rolls.action[part] - NUM_BIDS)
             for name, judge in judges.items():
-                judged, _ = per_die(finish_hands(rows, seeds[pos].reshape(-1), seat, first, choose, rules,
-                                                 others=lookahead_reply, leaf=head(judge), depth=1), legal, k)
+                judged, _ = per_die(finish_hands(rows, pair_seeds, seat, first, choose, rules, others=lookahead_reply,
+                                                 leaf=value_leaf(judge, SEATS), depth=1), legal, k)
                 out[name][where] = at(truth, judged.argmax(axis=1))
             for name, pick in picks.items():
                 out[name][where] = at(truth, pick[where])

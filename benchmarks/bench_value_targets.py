@@ -37,7 +37,8 @@ import typer
 from bench_value_info import train as train_value_head
 from threadpoolctl import threadpool_limits
 
-from minodice.bots.network import VALUE_SCALE, PolicyValueNet, features, load_network, view_features
+from minodice.bots.network import VALUE_SCALE, PolicyValueNet, load_network, view_features
+from minodice.bots.network_playouts import likeliest_moves
 from minodice.cli.train import parse_hidden
 from minodice.encoding import DICE, NUM_ACTIONS, NUM_BIDS, action_mask
 from minodice.game import Bid, Game, Phase, Roll
@@ -103,10 +104,7 @@ def roll_positions(net: PolicyValueNet, games: int, seed: int,
 def continuation_means(net: PolicyValueNet, rolls: Rolls, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Per roll: the mean and the variance (over `k` continuations, the network at every seat after the move
     it made) of the seat's score for that hand."""
-    def choose(obs: np.ndarray, mask: np.ndarray, hints: np.ndarray) -> np.ndarray:
-        logits, _ = net.forward(features(obs, SEATS, hints))
-        return np.where(mask, logits, -np.inf).argmax(axis=1)
-
+    choose = likeliest_moves(net, SEATS)
     mean, var = np.zeros(len(rolls.seat)), np.zeros(len(rolls.seat))
     rng = np.random.default_rng(seed)
     rules = Game(SEATS, seed=seed).rules

@@ -29,10 +29,11 @@ from .defaults import NETWORK_POLICIES, REPLY_POLICIES
 from .montecarlo import Estimate
 from .network import VALUE_SCALE, PolicyValueNet, features
 
-__all__ = ["NETWORK_POLICIES", "network_estimates"]
+__all__ = ["NETWORK_POLICIES", "likeliest_moves", "network_estimates", "value_leaf"]
 
 
-def _best_move(net: PolicyValueNet, seats: int) -> Chooser:
+def likeliest_moves(net: PolicyValueNet, seats: int) -> Chooser:
+    """`net`'s likeliest legal move in each row: a network playing in `sim.finish_hands`."""
     def choose(obs: np.ndarray, mask: np.ndarray, hints: np.ndarray) -> np.ndarray:
         logits, _ = net.forward(features(obs, seats, hints))
         return np.where(mask, logits, -np.inf).argmax(axis=1)
@@ -40,7 +41,8 @@ def _best_move(net: PolicyValueNet, seats: int) -> Chooser:
     return choose
 
 
-def _value(net: PolicyValueNet, seats: int) -> Chooser:
+def value_leaf(net: PolicyValueNet, seats: int) -> Chooser:
+    """`net`'s value head in points: the leaf of a lookahead in `sim.finish_hands`."""
     def leaf(obs: np.ndarray, mask: np.ndarray, hints: np.ndarray) -> np.ndarray:
         _, value = net.forward(features(obs, seats, hints))
         return value * VALUE_SCALE
@@ -66,14 +68,14 @@ def network_estimates(
     base = rng.getrandbits(62)
     seeds = np.tile(np.arange(base, base + k * per, dtype=np.uint64), a)
     first = np.repeat(np.asarray(moves, dtype=np.int64), k * per)
-    choose = _best_move(net, seats)
+    choose = likeliest_moves(net, seats)
     if replies is not None and policy not in REPLY_POLICIES:
         raise ValueError(f"policy={policy} plays every seat by its own network: replies needs "
                          f"{' or '.join(REPLY_POLICIES)}")
-    others = CALLER if policy == "network-all" else "greedy" if replies is None else _best_move(replies, seats)
+    others = CALLER if policy == "network-all" else "greedy" if replies is None else likeliest_moves(replies, seats)
     if policy == "value":
         values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others,
-                              leaf=_value(net if judge is None else judge, seats), depth=1)
+                              leaf=value_leaf(net if judge is None else judge, seats), depth=1)
     else:
         values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others)
     means = values.reshape(a, k, per).mean(axis=2)
