@@ -7,11 +7,12 @@ measured, not guessed: in 400 duplicate 4-seat games, one seat of each level
 `minodice tournament` with the four specs reproduces it). Every spec is an
 honest bot: a level never cheats.
 
-`expert` is the learned bot's network guiding montecarlo's search, its value
-head scoring the playouts (`neural+search:policy=value`): the strongest honest
-bot measured at 3 and 4 seats (+4.2 ± 2.8 points a game over three montecarlo
-in 2,400 duplicate games; the README's strength table), and level with
-montecarlo at 5 and 6. Each level beats the one below at every table size
+`expert` is the learned bot's network guiding montecarlo's search: its value
+head judges the bids, and the network plays the hand out to judge each die, on
+deals of the hidden dice drawn by what the other seats' bids and rolls say
+(`policy=network-all,bid_policy=value,roll_infer=0.2,bid_beta=0.5`). It is the
+strongest honest bot measured at 3 and 4 seats, and level with montecarlo or a
+little behind it at 5 and 6. Each level beats the one below at every table size
 (the README's levels at every size).
 
 >>> [lv.name for lv in LEVELS]
@@ -42,8 +43,10 @@ LEVELS: tuple[Level, ...] = (
           "a glance ahead: four random playouts per choice on one guess at the hidden dice"),
     Level("medium", "greedy", "the greedy bot: bids its expected tricks, rolls to win while it needs tricks"),
     Level("hard", "montecarlo:sims=48,bid_sims=96", "montecarlo with 6 % of its playouts: a few ms a decision"),
-    Level("expert", "neural+search:policy=value,sims=1024,per=4,bid_sims=1024,bid_per=4",
-          "the learned network guiding montecarlo's search, its value head judging the playouts"),
+    Level("expert", "neural+search:policy=network-all,bid_policy=value,sims=512,per=4,bid_sims=1024,bid_per=4,"
+          "roll_infer=0.2,bid_beta=0.5",
+          "the learned network guiding montecarlo's search: its value head judges the bids, and it plays out "
+          "the hand to judge each die, on deals drawn by what the others' bids and rolls say"),
 )
 
 _BY_NAME = {lv.name: lv for lv in LEVELS}
