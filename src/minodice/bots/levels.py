@@ -10,10 +10,10 @@ honest bot: a level never cheats.
 `expert` is the learned bot's network guiding montecarlo's search: its value
 head judges the bids, and the network plays the hand out to judge each die, on
 deals of the hidden dice drawn by what the other seats' bids and rolls say
-(`policy=network-all,bid_policy=value,roll_infer=0.2,bid_beta=0.5`). It is the
-strongest honest bot measured at 3 and 4 seats, and level with montecarlo or a
-little behind it at 5 and 6. Each level beats the one below at every table size
-(the README's levels at every size).
+(`policy=network-all,bid_policy=value,roll_infer=0.2,bid_beta=0.5`). It leads
+montecarlo at 3 and 4 seats, and is level with it or a little behind at 5 and
+6. Each level beats the one below at every table size (the README's levels at
+every size).
 
 >>> [lv.name for lv in LEVELS]
 ['easy', 'medium', 'hard', 'expert']
