@@ -35,6 +35,7 @@ not go on (a server did not start, a lobby request failed: the message says whic
     .venv/bin/python benchmarks/bench_server.py --tables 200 --postgres        # the same, one process
     .venv/bin/python benchmarks/bench_server.py --tables 50 --db postgresql+psycopg://USER@HOST/DB
     .venv/bin/python benchmarks/bench_server.py --tables 2 --json report.json  # the smoke test's run
+    .venv/bin/python benchmarks/bench_server.py --tables 12 --bots montecarlo  # bots that search
 
 `--workers N` (N > 1) needs PostgreSQL: `--db postgresql+psycopg://...`, or without `--db` a
 throwaway cluster is made (benchmarks/pg_cluster.py; `--postgres`: also for one process;
@@ -232,8 +233,8 @@ async def _lobby(clients: list[httpx.AsyncClient], turn: itertools.count[int], m
     return r.json()
 
 
-async def make_tables(bases: list[str], tables: int) -> list[tuple[str, str, str]]:
-    """Create, join and start `tables` tables; (code, seat 0's token, seat 2's token) each."""
+async def make_tables(bases: list[str], tables: int, bots: list[str | None]) -> list[tuple[str, str, str]]:
+    """Create, join and start `tables` tables seating `bots`; (code, seat 0's token, seat 2's token) each."""
     gate = asyncio.Semaphore(LOBBY_AT_ONCE)
     turn = itertools.count()
     limits = httpx.Limits(max_connections=LOBBY_AT_ONCE)
@@ -241,7 +242,7 @@ async def make_tables(bases: list[str], tables: int) -> list[tuple[str, str, str
 
     async def one() -> tuple[str, str, str]:
         async with gate:
-            body = await _lobby(clients, turn, "POST", "/api/tables", json={"seats": 4, "bots": BOTS, "name": "Ana"})
+            body = await _lobby(clients, turn, "POST", "/api/tables", json={"seats": 4, "bots": bots, "name": "Ana"})
             code = body["table"]["code"]
             j = await _lobby(clients, turn, "POST", f"/api/tables/{code}/join", json={"name": "Bo"})
             await _lobby(clients, turn, "POST", f"/api/tables/{code}/start",
@@ -597,7 +598,7 @@ def summarise(args: argparse.Namespace, raw: dict[str, Any], setup_s: float, idl
     client_wall = [r.get("wall_s", 0.0) or 1e-9 for r in results]
     return {
         "tables": args.tables, "pace": args.pace, "workers": args.workers, "db": db_kind, "bot_delay": args.bot_delay,
-        "client_procs": len(results), "clients": 2 * args.tables, "clients_finished": len(finished),
+        "bots": args.bots or "greedy, random", "client_procs": len(results), "clients": 2 * args.tables, "clients_finished": len(finished),
         "games_finished": games, "setup_s": round(setup_s, 1), "connect_s": round(raw["connect_s"], 1),
         "wall_s": round(wall, 1), "actions": len(latencies), "bot_actions": bot_actions,
         "p50_ms": round(p50 * 1000, 1), "p99_ms": round(p99 * 1000, 1), "max_ms": round(top * 1000, 1),
@@ -618,7 +619,7 @@ def summarise(args: argparse.Namespace, raw: dict[str, Any], setup_s: float, idl
 
 LABELS = {
     "tables": "tables", "pace": "pace", "workers": "server processes", "db": "database",
-    "bot_delay": "bot delay (s)", "client_procs": "client processes", "clients": "people",
+    "bot_delay": "bot delay (s)", "bots": "bots (seats 1, 3)", "client_procs": "client processes", "clients": "people",
     "clients_finished": "people finished", "games_finished": "games finished",
     "setup_s": "tables made in (s)", "connect_s": "people connected in (s)", "wall_s": "play (s)",
     "actions": "people's actions", "bot_actions": "bots' actions", "p50_ms": "latency p50 (ms)",
@@ -642,12 +643,20 @@ def print_report(report: dict[str, Any]) -> None:
         print(f"{LABELS.get(k, k):>{width}}: {v}")
 
 
+def seated_bots(spec: str | None) -> list[str | None]:
+    """The `bots` of a table: the default pair, or `spec` (a bot or a level) in both bot seats."""
+    return BOTS if spec is None else [spec if b is not None else None for b in BOTS]
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--tables", type=int, default=50)
     ap.add_argument("--pace", choices=["fast", "human"], default="fast",
                     help="fast: act 70 ms after the turn comes; human: after a uniform 1-3 s")
     ap.add_argument("--seed", type=int, default=1, help="seeds each person's choices and pauses")
+    ap.add_argument("--bots", default=None, metavar="SPEC",
+                    help="the bot or level in seats 1 and 3 of every table (default: greedy and random); "
+                         "e.g. montecarlo or expert, to see what thinking bots cost the people's latency")
     ap.add_argument("--bot-delay", type=float, default=0.0, help="the servers' --bot-delay (s)")
     ap.add_argument("--workers", type=int, default=1, help="server processes (more than 1 needs PostgreSQL)")
     ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary directory; "
@@ -693,7 +702,7 @@ def bench(args: argparse.Namespace, tmp: Path, db: str, db_kind: str, db_pid: in
         fleet.start()
         idle = rss_kib(fleet.pids())
         t0 = time.perf_counter()
-        made = asyncio.run(make_tables(fleet.bases, args.tables))
+        made = asyncio.run(make_tables(fleet.bases, args.tables, seated_bots(args.bots)))
         setup_s = time.perf_counter() - t0
         raw = play(args, fleet, people(made, fleet.bases))
         report = summarise(args, raw, setup_s, idle, db_kind)

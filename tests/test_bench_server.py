@@ -34,6 +34,20 @@ def test_bench_server_two_tables(tmp_path: Path) -> None:
     for key in ("mem_per_table_kib", "peak_per_table_kib"):
         assert isinstance(report[key], (int, float)), key
     assert "latency p99 (ms)" in done.stdout and "memory/table (KiB)" in done.stdout
+    assert report["bots"] == "greedy, random"
+
+
+def test_bench_server_seats_a_searching_level_whose_bots_think_in_a_worker_process(tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    done = subprocess.run([sys.executable, str(SCRIPT), "--tables", "2", "--bots", "hard", "--json", str(out)],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(out.read_text())
+    assert report["errors"] == 0 and report["games_finished"] == 2 and report["bots"] == "hard"
+    assert report["bot_actions"] > 0
+    # The bot process (a child of the server, counted in its memory) holds the simulator: far more than a table.
+    assert report["rss_peak_kib"] - report["rss_idle_kib"] > 20_000
+    assert "bots (seats 1, 3): hard" in done.stdout
 
 
 def test_bench_server_refuses_several_processes_on_sqlite() -> None:

@@ -33,6 +33,7 @@ from .random_bot import RandomBot
 
 __all__ = [
     "BUILTIN", "CHEATS", "Bot", "BotFault", "BotInfo", "BotOption", "BotSpecError", "BuiltinBots", "bot_seed", "make_bot",
+    "parse_spec",
 ]
 
 #: Makes a built-in bot from its random stream and its spec's options.
@@ -162,7 +163,7 @@ class BotInfo:
     """A built-in bot: its spec name, how it plays (one line), its options, and the factory that makes it.
 
     `instant`: it decides in microseconds, with no search — a server asks it on its event loop
-    rather than handing the decision to a worker thread (which costs more than the decision).
+    rather than handing the decision to a worker process (which costs more than the decision).
     `cheats`: it sees every seat's dice (a `bots.clairvoyance.ClairvoyantBot`): a reference, never
     an opponent for people at web tables.
     """

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..rules import RuleError, Rules
+from .botpool import BotPool
 from .cluster import Cluster
 from .reviews import Reviews
 from .settings import Settings
@@ -86,8 +87,10 @@ class TableManager:
         # One thread keeps a SQLite file's writes in order; PostgreSQL's row locks order each table's.
         threads = 4 if self.cluster is not None else 1
         self._db_thread = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="minodice-db")
-        self.pool = ThreadPoolExecutor(max_workers=max(1, settings.workers), thread_name_prefix="minodice-bot")
-        self.hub = Hub(settings, self.store, self.pool, self.db, ActionWriter(self.store, self.db), self.cluster)
+        self.pool = ThreadPoolExecutor(max_workers=max(1, settings.workers), thread_name_prefix="minodice-hint")
+        self.bots = BotPool(settings.workers)
+        self.hub = Hub(settings, self.store, self.pool, self.db, ActionWriter(self.store, self.db), self.cluster,
+                       self.bots)
         self.tables: dict[str, Table] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._checkpoints: asyncio.Task[None] | None = None
@@ -139,6 +142,7 @@ class TableManager:
         for table in list(self.tables.values()):
             await table.stop()
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.bots.close()
         self.reviews.close()
         self._db_thread.shutdown(wait=True)
         self._checkpoint_thread.shutdown(wait=True)

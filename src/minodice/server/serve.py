@@ -7,7 +7,7 @@ import socket
 
 import typer
 
-from .settings import Settings
+from .settings import Settings, default_workers
 
 #: The SQLite file's one-server lock, held while this process serves (`store.serve_lock`).
 _held: object = None
@@ -45,8 +45,8 @@ def listen_problem(host: str, port: int) -> str | None:
 
 
 def run(
-    *, host: str, port: int, db: str, turn_timeout: float, bot_delay: float, idle_minutes: float, workers: int,
-    secret_file: str | None = None, review_bot: str | None = None,
+    *, host: str, port: int, db: str, turn_timeout: float, bot_delay: float, idle_minutes: float,
+    workers: int | None = None, secret_file: str | None = None, review_bot: str | None = None,
 ) -> None:
     """Start the server (blocks until interrupted); exit 2 with the reason when the database or its key will not do."""
     import uvicorn
@@ -65,8 +65,8 @@ def run(
         typer.echo(f"minodice serve: {problem}", err=True)
         raise typer.Exit(2)
     settings = Settings(
-        db=db, turn_timeout=turn_timeout, bot_delay=bot_delay, idle_minutes=idle_minutes, workers=workers,
-        secret_file=secret_file, review_bot=review_bot or DEFAULT_BOT,
+        db=db, turn_timeout=turn_timeout, bot_delay=bot_delay, idle_minutes=idle_minutes,
+        workers=workers if workers is not None else default_workers(), secret_file=secret_file, review_bot=review_bot or DEFAULT_BOT,
     )
     open_store(settings)
     app = create_app(settings)

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
+
+
+def default_workers() -> int:
+    """The bot processes a server starts at most unless told: one per core, up to 4 (more processes than
+    cores add memory, about 180 MB each, not speed)."""
+    return max(1, min(4, os.cpu_count() or 1))
 
 
 @dataclass(frozen=True)
@@ -13,7 +20,8 @@ class Settings:
     for them; `bot_delay`: seconds from a bot's turn to its move, whatever its
     thinking took (so people can follow, and the time says nothing of how hard
     the choice was; 0 in tests); `idle_minutes`: a table nobody watches expires after
-    this long without activity; `workers`: threads the bots think in;
+    this long without activity; `workers`: processes the searching bots think in (each started
+    when first needed; `botpool.py`) and threads the bid hints are computed in;
     `secret_file`: the key that seals each table's seed in the database
     (None: the SQLite file's name + `.key`; needed for any other database);
     `review_bot`: the bot that judges finished games (`GET /api/tables/{code}/analysis`).
@@ -24,7 +32,7 @@ class Settings:
     turn_timeout: float = 60.0
     bot_delay: float = 0.8
     idle_minutes: float = 120.0
-    workers: int = 4
+    workers: int = field(default_factory=default_workers)
     stand_in: str = "greedy"
     review_bot: str = "montecarlo"
     max_message: int = 4096

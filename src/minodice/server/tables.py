@@ -3,8 +3,9 @@
 The table is the only place that changes a game. Every change runs under the
 table's lock: the engine checks the action, the store commits it, and then
 each client is sent the view and the events of its own seat (spectators: the
-public ones). Bots — seat bots and stand-ins for absent players — think in a
-worker pool, off the event loop, in a per-table driver task.
+public ones). Bots — seat bots and stand-ins for absent players — are asked by
+a per-table driver task and think in worker processes (`botpool.py`), off the
+event loop and its GIL.
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from ..bots import BUILTIN, Bot, bot_seed, make_bot
-from ..bots.levels import find_level, level_names, level_spec
+from ..bots import BUILTIN, bot_seed
+from ..bots.levels import find_level, level_names
 from ..codes import render
 from ..dice import die_named, hands_for
 from ..errors import IllegalAction
 from ..game import Action, Bid, Game, Phase, Roll
 from ..rules import Rules
+from .botpool import BotPool
 from .chat import ChatRoom
 from .protocol import WireEvents, dumps, name_key
 from .settings import Settings
@@ -94,28 +96,6 @@ def check_bot(spec: object) -> str:
     return name
 
 
-def _made(spec: str, seed: str, setup: Any) -> Bot:
-    """A bot told the game starts (runs in the worker pool: making one may import the simulator, and
-    `start_game` may prepare its tables)."""
-    bot = make_bot(level_spec(spec), seed=seed)  # a level: its bot and budget
-    if setup is not None:
-        with contextlib.suppress(Exception):
-            bot.start_game(setup)
-    return bot
-
-
-def _decide(bot: Bot, view: Any, what: str) -> Any:
-    """Ask a bot (runs in the worker pool); its first legal choice if it fails or errs."""
-    try:
-        answer = bot.bid(view) if what == "bid" else bot.roll(view)
-    except Exception as exc:
-        log.warning("bot %s failed: %s", bot.name, type(exc).__name__)
-        return view.legal[0]
-    if answer not in view.legal or isinstance(answer, bool):
-        return view.legal[0]
-    return answer
-
-
 class Client:
     """One websocket connection: its seat (None: a spectator) and its outbox."""
 
@@ -144,7 +124,8 @@ class Client:
 
 
 class Hub:
-    """What tables share: settings, the store, the bot pool and `db` (runs a store call on the database thread)."""
+    """What tables share: settings, the store, the bots' processes (`bots`), the threads the bid hints are
+    computed in (`pool`) and `db` (runs a store call on the database thread)."""
 
     def __init__(
         self,
@@ -154,8 +135,10 @@ class Hub:
         db: Callable[..., Awaitable[Any]],
         append_action: Any = None,
         cluster: Cluster | None = None,
+        bots: BotPool | None = None,
     ) -> None:
         self.settings = settings
+        self.bots = bots if bots is not None else BotPool(settings.workers)
         #: Other server processes share the database (PostgreSQL): news goes through it (cluster.py).
         self.cluster = cluster
         self.store = store
@@ -196,7 +179,6 @@ class Table:
         self.conns = [0] * self.seats
         self.autoplay = [False] * self.seats
         self.waiting: list[float | None] = [None] * self.seats
-        self.bots: dict[tuple[int, str], Bot] = {}
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
@@ -389,6 +371,7 @@ class Table:
             self.driver.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.driver
+        self.hub.bots.forget(self.code)
 
     # --- questions ---------------------------------------------------------------------
 
@@ -729,6 +712,7 @@ class Table:
         assert game is not None
         if game.over and self.status == "playing":
             self.status = "over"
+            self.hub.bots.forget(self.code)
             if not self._over_stored:
                 await self.hub.db(self.hub.store.set_status, self.code, "over", totals=list(game.totals),
                                   note=self.note("t"))
@@ -844,11 +828,12 @@ class Table:
             self.driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.code}")
 
     async def stop(self) -> None:
-        """Cancel the driver and close every client."""
+        """Cancel the driver, let go of the bots and close every client."""
         if self.driver is not None:
             self.driver.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.driver
+        self.hub.bots.forget(self.code)
         for c in list(self.clients):
             c.close()
 
@@ -894,18 +879,10 @@ class Table:
                 self._flags_changed = True
         return nearest
 
-    async def _bot(self, seat: int) -> Bot:
-        """The bot playing `seat` now, made once per seat and bot — in the worker pool: the first search
-        bot imports the simulator (seconds), which must not stall every table on the event loop."""
+    def _bot_spec(self, seat: int) -> str:
+        """The bot (or level) playing `seat` now: its own, or the server's stand-in for an absent person."""
         spec = self.players[seat].bot if self.players[seat].kind == "bot" else self.hub.settings.stand_in
-        key = (seat, spec or "greedy")
-        bot = self.bots.get(key)
-        if bot is None:
-            setup = self.game.setup_view(seat) if self.game is not None else None
-            make = functools.partial(_made, key[1], bot_seed(self.seed, seat) + f":{key[1]}", setup)
-            bot = await asyncio.get_running_loop().run_in_executor(self.hub.pool, make)
-            self.bots[key] = bot
-        return bot
+        return spec or "greedy"
 
     async def _drive(self) -> None:
         """Let bots act whenever the game waits for a bot-played seat; run the turn timers."""
@@ -932,12 +909,11 @@ class Table:
                 assert game is not None
                 marker = self._marker()
                 what = "bid" if game.phase is Phase.BID else "roll"
-                view = game.observe(seat)
-                bot = await self._bot(seat)
-                if bot.name in BUILTIN and BUILTIN.info(bot.name).instant:
-                    answer = _decide(bot, view, what)  # cheaper than a trip to a worker thread
-                else:
-                    answer = await loop.run_in_executor(self.hub.pool, _decide, bot, view, what)
+                spec = self._bot_spec(seat)
+                answer = await self.hub.bots.decide(
+                    self.code, seat, spec, bot_seed(self.seed, seat) + f":{spec}", game.setup_view(seat),
+                    game.observe(seat), what,
+                )
                 if due > loop.time():
                     await asyncio.sleep(due - loop.time())
                 if self.status != "playing" or seat not in self.to_act() or not self.bot_played(seat):

@@ -1,0 +1,226 @@
+"""The server's bots think in worker processes (`server.botpool`): the same answers as in the server's
+own process, one process per table, a dead process replaced, a finished table's bots let go."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import threading
+
+import pytest
+
+from minodice.bots import bot_seed
+from minodice.game import Bid, Game, Phase, Roll
+from minodice.server import botpool
+from minodice.server.botpool import BotPool, is_instant, made
+from minodice.server.manager import TableManager
+from minodice.server.settings import Settings
+
+#: A search bot with a budget small enough for tests (the same code path as any level's).
+SEARCH = "montecarlo:sims=16,bid_sims=16"
+
+
+def _play(pool: BotPool, table: str, spec: str, seed: int) -> tuple[list[object], list[object]]:
+    """A 3-seat game where seat 1 is asked through the pool and, beside it, the same bot made here;
+    every seat plays the pool's answer. The pool's answers and the local bot's."""
+    game = Game(3, seed=seed)
+    bot_seed_1 = bot_seed(seed, 1) + f":{spec}"
+    local = made(spec, bot_seed_1, game.setup_view(1))
+    others = {s: made("greedy", f"{seed}:{s}", game.setup_view(s)) for s in (0, 2)}
+    asked, mirrored = [], []
+
+    async def run() -> None:
+        while not game.over:
+            seats = [s for s in range(3) if game.phase is Phase.BID and game.log[-1].bids[s] is None]
+            seat = seats[0] if seats else game.turn
+            view = game.observe(seat)
+            what = "bid" if game.phase is Phase.BID else "roll"
+            if seat == 1:
+                answer = await pool.decide(table, 1, spec, bot_seed_1, game.setup_view(1), view, what)
+                asked.append(answer)
+                mirrored.append(botpool.decide(local, view, what))
+            else:
+                answer = botpool.decide(others[seat], view, what)
+            game.apply(Bid(seat, answer) if what == "bid" else Roll(seat, answer))
+
+    asyncio.run(run())
+    return asked, mirrored
+
+
+def test_a_bot_in_a_worker_process_decides_as_the_same_bot_in_the_server_would() -> None:
+    pool = BotPool(1)
+    try:
+        asked, mirrored = _play(pool, "ABCD", SEARCH, seed=7)
+        assert len(asked) > 10 and asked == mirrored
+        pids = asyncio.run(pool.pids())
+        assert len(pids) == 1 and pids[0] != os.getpid()
+    finally:
+        pool.close()
+
+
+def test_a_level_is_made_with_its_bot_and_budget_and_instant_bots_need_no_process() -> None:
+    assert is_instant("greedy") and is_instant("random") and is_instant("medium")  # medium is greedy
+    assert not is_instant("montecarlo") and not is_instant("expert") and not is_instant("easy")
+    pool = BotPool(2)
+    try:
+        asked, mirrored = _play(pool, "EFGH", "greedy", seed=3)
+        assert asked == mirrored
+        assert asyncio.run(pool.pids()) == []  # greedy answered in this process: no worker started
+    finally:
+        pool.close()
+
+
+def test_a_dead_worker_is_replaced_and_the_table_goes_on() -> None:
+    async def scenario() -> None:
+        pool = BotPool(1)
+        try:
+            game = Game(3, seed=11)
+            setup, view = game.setup_view(1), game.observe(1)
+            seed = bot_seed(11, 1)
+            first = await pool.decide("KLMN", 1, SEARCH, seed, setup, view, "bid")
+            (pid,) = await pool.pids()
+            os.kill(pid, signal.SIGKILL)
+            again = await pool.decide("KLMN", 1, SEARCH, seed, setup, view, "bid")
+            assert again == first  # made anew from its spec and seed: the same bot, the same bid
+            (new_pid,) = await pool.pids()
+            assert new_pid != pid
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_tables_bots_are_kept_between_decisions_and_let_go_when_it_stops() -> None:
+    async def scenario() -> None:
+        pool = BotPool(1)
+        try:
+            game = Game(3, seed=5)
+            for table in ("AAAA", "BBBB"):
+                for seat in (1, 2):
+                    for _ in range(2):  # asked twice, made once
+                        await pool.decide(table, seat, SEARCH, bot_seed(5, seat), game.setup_view(seat),
+                                          game.observe(seat), "bid")
+            await pool.decide("AAAA", 0, "greedy", "s", game.setup_view(0), game.observe(0), "bid")
+            assert await pool.held() == 5
+            pool.forget("AAAA")
+            assert await pool.held() == 2
+            pool.forget("BBBB")
+            assert await pool.held() == 0
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_closed_pool_refuses_to_think() -> None:
+    pool = BotPool(1)
+    pool.close()
+    game = Game(3, seed=1)
+    with pytest.raises(RuntimeError, match="closed"):
+        asyncio.run(pool.decide("ZZZZ", 1, SEARCH, "s", None, game.observe(1), "bid"))
+    with pytest.raises(ValueError, match="at least one process"):
+        BotPool(0)
+
+
+def test_at_a_server_instant_bots_decide_on_the_event_loop_and_searching_bots_in_a_worker(tmp_path,
+                                                                                              monkeypatch) -> None:
+    """A trip to a worker costs more than a greedy or random decision; a search must never hold the
+    event loop (nor its GIL). The finished table's bots are let go."""
+    where: dict[str, set[str]] = {}
+    real = botpool.decide
+
+    def watched(bot, view, what):  # only the server process's decisions pass here
+        where.setdefault(bot.name, set()).add(threading.current_thread().name)
+        return real(bot, view, what)
+
+    monkeypatch.setattr(botpool, "decide", watched)
+
+    async def scenario() -> None:
+        m = TableManager(Settings(db=f"sqlite:///{tmp_path / 'instant.db'}", bot_delay=0, sweep_seconds=3600,
+                                  workers=1))
+        await m.startup()
+        try:
+            table, _host, _seat, _token = await m.create(3, [None, "greedy", "hard"], {}, "Ana")
+            await table.start()
+            for _ in range(4000):
+                game = table.game
+                assert game is not None
+                if game.over:
+                    break
+                view = game.observe(0)
+                if view.legal:
+                    choice = view.legal[0]
+                    await table.act(0, "bid" if isinstance(choice, int) else "roll",
+                                    choice if isinstance(choice, int) else choice.value)
+                else:
+                    await asyncio.sleep(0.01)
+            assert table.game is not None and table.game.over
+            pids = await m.bots.pids()
+            assert len(pids) == 1 and pids[0] != os.getpid()
+            for _ in range(100):  # the game's end lets the bots go (a message to the worker)
+                if await m.bots.held() == 0:
+                    break
+                await asyncio.sleep(0.02)
+            assert await m.bots.held() == 0
+        finally:
+            await m.shutdown()
+
+    asyncio.run(scenario())
+    assert where == {"greedy": {"MainThread"}}
+
+
+_KILLED_SERVER = """
+import asyncio, os, sys
+from minodice.game import Game
+from minodice.server.botpool import BotPool
+
+async def main():
+    pool = BotPool(1)
+    game = Game(3, seed=1)
+    await pool.decide("T", 1, "hard", "s", game.setup_view(1), game.observe(1), "bid")
+    print((await pool.pids())[0], flush=True)
+    os.kill(os.getpid(), 9)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie waiting for init to reap it has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_worker_ends_with_the_server_even_when_the_server_is_killed(tmp_path) -> None:
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "killed_server.py"
+    script.write_text(_KILLED_SERVER)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    pid = int(done.stdout.split()[0])
+    for _ in range(100):
+        if not _running(pid):
+            break
+        time.sleep(0.05)
+    assert not _running(pid), f"the bots' process {pid} outlived its killed server"
+
+
+def test_a_bot_that_cannot_be_made_in_its_process_plays_the_first_legal_choice(caplog) -> None:
+    pool = BotPool(1)
+    try:
+        game = Game(3, seed=2)
+        view = game.observe(1)
+        answer = asyncio.run(pool.decide("QQQQ", 1, "montecarlo:sims=lots", "s", None, view, "bid"))
+        assert answer == view.legal[0]
+        assert "could not decide: BotSpecError" in caplog.text
+    finally:
+        pool.close()
