@@ -188,10 +188,10 @@ class BotPool:
         return [await loop.run_in_executor(w, os.getpid) for w in self._workers if w is not None]
 
     def close(self) -> None:
-        """Stop the worker processes (decisions under way are dropped: the server is stopping)."""
+        """Stop the worker processes: each ends its decision under way, if any (a second at most), and exits."""
         self._closed = True
         for slot, worker in enumerate(self._workers):
             if worker is not None:
-                worker.shutdown(wait=False, cancel_futures=True)
+                worker.shutdown(wait=True, cancel_futures=True)  # not waiting leaves their queues to leak
                 self._workers[slot] = None
         self._instant.clear()
