@@ -224,3 +224,33 @@ def test_a_bot_that_cannot_be_made_in_its_process_plays_the_first_legal_choice(c
         assert "could not decide: BotSpecError" in caplog.text
     finally:
         pool.close()
+
+
+def test_a_dead_review_process_is_replaced_for_the_next_review() -> None:
+    import random
+
+    from minodice import record
+    from minodice.server.reviews import Reviews
+
+    def finished(seed: int) -> dict:
+        game = Game(3, seed=seed)
+        rng = random.Random(seed)
+        while not game.over:
+            game.apply(rng.choice(game.legal_actions()))
+        return record.from_game(game)
+
+    async def pid_of(pool) -> int:
+        return await asyncio.get_running_loop().run_in_executor(pool, os.getpid)
+
+    async def scenario() -> None:
+        reviews = Reviews(SEARCH)
+        try:
+            first = await reviews.of("AAAA", finished(1))
+            pid = await pid_of(reviews._pool)
+            os.kill(pid, signal.SIGKILL)
+            again = await reviews.of("BBBB", finished(1))  # the same game under another code: not cached
+            assert again == first and await pid_of(reviews._pool) != pid
+        finally:
+            reviews.close()
+
+    asyncio.run(scenario())

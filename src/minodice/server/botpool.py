@@ -32,7 +32,7 @@ from ..bots import BUILTIN, Bot, make_bot, parse_spec
 from ..bots.levels import level_spec
 from ..view import View
 
-__all__ = ["BotPool", "decide", "is_instant", "made"]
+__all__ = ["BotPool", "decide", "is_instant", "made", "worker_process"]
 
 log = logging.getLogger("minodice.server")
 
@@ -66,6 +66,13 @@ def is_instant(spec: str) -> bool:
     """Whether the bot `spec` names (a level too) decides without search (`BotInfo.instant`)."""
     name = parse_spec(level_spec(spec))[0]
     return name in BUILTIN and BUILTIN.info(name).instant
+
+
+def worker_process() -> ProcessPoolExecutor:
+    """One worker process for the server's thinking (the bots, the reviews of finished games): spawned,
+    not forked (forking a process with threads is unsafe), and set up by `_start_worker`."""
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_start_worker)
 
 
 # --- inside a worker process ------------------------------------------------------------------
@@ -129,9 +136,7 @@ class BotPool:
     def _worker(self, slot: int) -> ProcessPoolExecutor:
         worker = self._workers[slot]
         if worker is None:
-            context = multiprocessing.get_context("spawn")  # forking a process with threads is unsafe
-            worker = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_worker)
-            self._workers[slot] = worker
+            worker = self._workers[slot] = worker_process()
         return worker
 
     def _replace(self, slot: int, broken: ProcessPoolExecutor) -> None:

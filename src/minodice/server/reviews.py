@@ -9,11 +9,13 @@ Only finished games are reviewed: a game in progress would show each seat the ot
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from .botpool import worker_process
 
 __all__ = ["Reviews"]
 
@@ -41,13 +43,27 @@ class Reviews:
             return done
         running = self._running.get(code)
         if running is None:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-            loop = asyncio.get_running_loop()
-            running = asyncio.ensure_future(loop.run_in_executor(self._pool, _review, dict(record), self.bot))
+            running = asyncio.ensure_future(self._reviewed(dict(record)))
             self._running[code] = running
             running.add_done_callback(lambda f: self._finish(code, f))
         return await asyncio.shield(running)
+
+    async def _reviewed(self, record: dict[str, Any]) -> dict[str, Any]:
+        """`record` reviewed in the worker process; if that process has died, in a new one."""
+        loop = asyncio.get_running_loop()
+        for attempt in range(2):
+            pool = self._pool
+            if pool is None:
+                pool = self._pool = worker_process()
+            try:
+                return await loop.run_in_executor(pool, _review, record, self.bot)
+            except BrokenProcessPool:
+                if self._pool is pool:
+                    self._pool = None
+                    pool.shutdown(wait=False, cancel_futures=True)
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
 
     def _finish(self, code: str, future: asyncio.Future[dict[str, Any]]) -> None:
         self._running.pop(code, None)
