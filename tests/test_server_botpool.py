@@ -254,3 +254,15 @@ def test_a_dead_review_process_is_replaced_for_the_next_review() -> None:
             reviews.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity")
+def test_the_default_bot_processes_follow_the_cores_this_process_may_use() -> None:
+    import subprocess
+    import sys
+
+    code = ("import os; os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]}); "
+            "from minodice.server.settings import Settings; print(Settings().workers)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "1", done.stderr
+    assert 1 <= Settings().workers <= 4
