@@ -266,3 +266,22 @@ def test_the_default_bot_processes_follow_the_cores_this_process_may_use() -> No
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "1", done.stderr
     assert 1 <= Settings().workers <= 4
+
+
+def test_a_bot_thinking_past_the_deadline_ends_its_process_and_the_seat_plays_on(caplog) -> None:
+    async def scenario() -> None:
+        pool = BotPool(1, deadline=0.3)
+        try:
+            game = Game(3, seed=4)
+            view = game.observe(1)
+            slow = "montecarlo:seconds=20"  # a budget far past the deadline
+            answer = await pool.decide("SLOW", 1, slow, "s", game.setup_view(1), view, "bid")
+            assert answer == view.legal[0]  # late twice: the first legal choice
+            assert caplog.text.count("thought past 0.3 s") == 2
+            pool.deadline = 60.0
+            quick = await pool.decide("SLOW", 2, SEARCH, "s", game.setup_view(2), game.observe(2), "bid")
+            assert quick in game.observe(2).legal and await pool.held() == 1  # a new process thinks on
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())

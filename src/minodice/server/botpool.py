@@ -8,9 +8,10 @@ system shares the cores instead, and the bots of different tables think side by 
 
 A table always goes to the same process (by its code), which keeps its bots between decisions and
 makes one the first time it is asked (from its spec and seed, told the game's setup): a process
-that dies is replaced and its bots made again, so a table never stops. Instant bots (`greedy`,
-`random`) answer on the event loop, cheaper than a trip to a process. A worker sees only the view
-of the seat it decides for, as the bot did in a thread.
+that dies is replaced and its bots made again, and a process whose decision runs past `DEADLINE`
+(120 s) ends itself, so a table never stops. Instant bots (`greedy`, `random`) answer on the event
+loop, cheaper than a trip to a process. A worker sees only the view of the seat it decides for, as
+the bot did in a thread.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import multiprocessing.connection
 import os
 import signal
 import threading
+import time
 import zlib
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -38,6 +40,12 @@ log = logging.getLogger("minodice.server")
 
 #: A bot's key: (table code, seat, spec) — a seat's bot changes when its spec does (a stand-in).
 Key = tuple[str, int, str]
+
+#: Seconds a bot may think about one decision, making it included (the levels take milliseconds; the
+#: first decision of a fresh install compiles the simulator, 4 s here; a budget in seconds or a bug
+#: could take longer). Past it the worker process ends itself: it is replaced and asked once more,
+#: and if that runs late too the seat plays its first legal choice.
+DEADLINE = 120.0
 
 
 def made(spec: str, seed: str, setup: View | None) -> Bot:
@@ -78,6 +86,19 @@ def worker_process() -> ProcessPoolExecutor:
 # --- inside a worker process ------------------------------------------------------------------
 
 _held: dict[Key, Bot] = {}
+_started: float | None = None  # when the decision under way began (time.monotonic), None: idle
+_deadline = DEADLINE
+_watching = False
+
+
+def _watch() -> None:
+    """End this process when a decision runs past its deadline. Only a new process is sure to be sound:
+    a bot stopped halfway by an exception could be stopped anywhere (even in the simulator's loading)."""
+    while True:
+        time.sleep(min(1.0, _deadline / 4))
+        started = _started
+        if started is not None and time.monotonic() - started > _deadline:
+            os._exit(3)
 
 
 def _start_worker() -> None:
@@ -100,11 +121,21 @@ def _end_with(sentinel: int) -> None:
     os._exit(0)
 
 
-def _decide_here(key: Key, seed: str, setup: View | None, view: View, what: str) -> Any:
-    bot = _held.get(key)
-    if bot is None:
-        bot = _held[key] = made(key[2], seed, setup)
-    return decide(bot, view, what)
+def _decide_here(key: Key, seed: str, setup: View | None, view: View, what: str, deadline: float) -> Any:
+    """The answer of the bot `key`, made if new; the watchdog ends the process if it is late."""
+    global _started, _deadline, _watching
+    _deadline = deadline
+    if not _watching:
+        _watching = True
+        threading.Thread(target=_watch, daemon=True, name="minodice-deadline").start()
+    _started = time.monotonic()
+    try:
+        bot = _held.get(key)
+        if bot is None:
+            bot = _held[key] = made(key[2], seed, setup)
+        return decide(bot, view, what)
+    finally:
+        _started = None
 
 
 def _forget_here(table: str) -> None:
@@ -121,11 +152,13 @@ def _count_here() -> int:
 
 
 class BotPool:
-    """`processes` worker processes (started when first needed) holding the tables' thinking bots."""
+    """`processes` worker processes (started when first needed) holding the tables' thinking bots, each
+    decision stopped after `deadline` seconds."""
 
-    def __init__(self, processes: int) -> None:
+    def __init__(self, processes: int, deadline: float = DEADLINE) -> None:
         if processes < 1:
             raise ValueError(f"the bots need at least one process, not {processes}")
+        self.deadline = deadline
         self._workers: list[ProcessPoolExecutor | None] = [None] * processes
         self._instant: dict[Key, Bot] = {}
         self._closed = False
@@ -147,8 +180,9 @@ class BotPool:
     async def decide(self, table: str, seat: int, spec: str, seed: str, setup: View | None, view: View,
                      what: str) -> Any:
         """The bid or roll (`what`) of the bot `spec` in `seat` of `table`, made the first time from `seed`
-        and `setup`. A worker that dies is replaced and asked once more; a bot that cannot be made or
-        asked, and a worker that dies twice, give the first legal choice."""
+        and `setup`. A worker that dies (or thinks past `deadline` seconds: it ends itself) is replaced
+        and asked once more; a bot that cannot be made or asked, and a worker that dies twice, give the
+        first legal choice."""
         key = (table, seat, spec)
         if is_instant(spec):
             bot = self._instant.get(key)
@@ -162,10 +196,11 @@ class BotPool:
         for attempt in range(2):
             worker = self._worker(slot)
             try:
-                return await loop.run_in_executor(worker, _decide_here, key, seed, setup, view, what)
+                return await loop.run_in_executor(worker, _decide_here, key, seed, setup, view, what,
+                                                  self.deadline)
             except BrokenProcessPool:
-                log.warning("table %s: the bots' process %d died; starting another (attempt %d)", table, slot,
-                            attempt + 1)
+                log.warning("table %s: the bots' process %d ended (it crashed, or bot %s thought past %g s); "
+                            "starting another (attempt %d)", table, slot, spec, self.deadline, attempt + 1)
                 self._replace(slot, worker)
             except Exception as exc:  # e.g. a bot that cannot be made: the table must go on all the same
                 log.warning("table %s: bot %s could not decide: %s", table, spec, type(exc).__name__)
