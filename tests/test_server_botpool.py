@@ -239,17 +239,15 @@ def test_a_dead_review_process_is_replaced_for_the_next_review() -> None:
             game.apply(rng.choice(game.legal_actions()))
         return record.from_game(game)
 
-    async def pid_of(pool) -> int:
-        return await asyncio.get_running_loop().run_in_executor(pool, os.getpid)
 
     async def scenario() -> None:
         reviews = Reviews(SEARCH)
         try:
             first = await reviews.of("AAAA", finished(1))
-            pid = await pid_of(reviews._pool)
+            pid = await reviews._worker.run(os.getpid)
             os.kill(pid, signal.SIGKILL)
             again = await reviews.of("BBBB", finished(1))  # the same game under another code: not cached
-            assert again == first and await pid_of(reviews._pool) != pid
+            assert again == first and await reviews._worker.run(os.getpid) != pid
         finally:
             reviews.close()
 

@@ -26,17 +26,20 @@ import signal
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from ..bots import BUILTIN, Bot, make_bot, parse_spec
 from ..bots.levels import level_spec
 from ..view import View
 
-__all__ = ["BotPool", "decide", "is_instant", "made", "worker_process"]
+__all__ = ["BotPool", "WorkerProcess", "decide", "is_instant", "made"]
 
 log = logging.getLogger("minodice.server")
+
+T = TypeVar("T")
 
 #: A bot's key: (table code, seat, spec) — a seat's bot changes when its spec does (a stand-in).
 Key = tuple[str, int, str]
@@ -76,11 +79,45 @@ def is_instant(spec: str) -> bool:
     return name in BUILTIN and BUILTIN.info(name).instant
 
 
-def worker_process() -> ProcessPoolExecutor:
-    """One worker process for the server's thinking (the bots, the reviews of finished games): spawned,
-    not forked (forking a process with threads is unsafe), and set up by `_start_worker`."""
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker)
+class WorkerProcess:
+    """One worker process for the server's thinking (the bots, the reviews of finished games): started
+    when first needed, spawned, not forked (forking a process with threads is unsafe), set up by
+    `_start_worker`, and started anew after it dies."""
+
+    def __init__(self) -> None:
+        self._executor: ProcessPoolExecutor | None = None
+
+    @property
+    def started(self) -> bool:
+        """Whether the process runs (or is starting)."""
+        return self._executor is not None
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in the process. BrokenProcessPool: the process died on the way (the next call
+        starts another)."""
+        executor = self._executor
+        if executor is None:
+            executor = self._executor = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+        except BrokenProcessPool:
+            if self._executor is executor:
+                self._executor = None
+                executor.shutdown(wait=False, cancel_futures=True)
+            raise
+
+    def send(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Queue `fn(*args)` in the process if it runs, without waiting for it."""
+        if self._executor is not None:
+            with contextlib.suppress(BrokenProcessPool, RuntimeError):
+                self._executor.submit(fn, *args)
+
+    def close(self, *, wait: bool) -> None:
+        """End the process (`wait`: after the call under way, so that its queues are closed cleanly)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=wait, cancel_futures=True)
+            self._executor = None
 
 
 # --- inside a worker process ------------------------------------------------------------------
@@ -159,23 +196,12 @@ class BotPool:
         if processes < 1:
             raise ValueError(f"the bots need at least one process, not {processes}")
         self.deadline = deadline
-        self._workers: list[ProcessPoolExecutor | None] = [None] * processes
+        self._workers = [WorkerProcess() for _ in range(processes)]
         self._instant: dict[Key, Bot] = {}
         self._closed = False
 
     def _slot(self, table: str) -> int:
         return zlib.crc32(table.encode()) % len(self._workers)
-
-    def _worker(self, slot: int) -> ProcessPoolExecutor:
-        worker = self._workers[slot]
-        if worker is None:
-            worker = self._workers[slot] = worker_process()
-        return worker
-
-    def _replace(self, slot: int, broken: ProcessPoolExecutor) -> None:
-        if self._workers[slot] is broken:
-            self._workers[slot] = None
-            broken.shutdown(wait=False, cancel_futures=True)
 
     async def decide(self, table: str, seat: int, spec: str, seed: str, setup: View | None, view: View,
                      what: str) -> Any:
@@ -191,17 +217,13 @@ class BotPool:
             return decide(bot, view, what)
         if self._closed:
             raise RuntimeError("the bot pool is closed")
-        loop = asyncio.get_running_loop()
         slot = self._slot(table)
         for attempt in range(2):
-            worker = self._worker(slot)
             try:
-                return await loop.run_in_executor(worker, _decide_here, key, seed, setup, view, what,
-                                                  self.deadline)
+                return await self._workers[slot].run(_decide_here, key, seed, setup, view, what, self.deadline)
             except BrokenProcessPool:
                 log.warning("table %s: the bots' process %d ended (it crashed, or bot %s thought past %g s); "
                             "starting another (attempt %d)", table, slot, spec, self.deadline, attempt + 1)
-                self._replace(slot, worker)
             except Exception as exc:  # e.g. a bot that cannot be made: the table must go on all the same
                 log.warning("table %s: bot %s could not decide: %s", table, spec, type(exc).__name__)
                 break
@@ -211,27 +233,20 @@ class BotPool:
         """Let go of `table`'s bots (it stopped, or another server process drives it now)."""
         for key in [k for k in self._instant if k[0] == table]:
             del self._instant[key]
-        worker = self._workers[self._slot(table)]
-        if worker is not None:
-            with contextlib.suppress(BrokenProcessPool, RuntimeError):
-                worker.submit(_forget_here, table)
+        self._workers[self._slot(table)].send(_forget_here, table)
 
     async def held(self) -> int:
         """How many bots the pool holds (instant ones and those in the worker processes)."""
-        loop = asyncio.get_running_loop()
-        counts = [await loop.run_in_executor(w, _count_here) for w in self._workers if w is not None]
+        counts = [await w.run(_count_here) for w in self._workers if w.started]
         return len(self._instant) + sum(counts)
 
     async def pids(self) -> list[int]:
         """The process ids of the workers running now (for tests and monitoring)."""
-        loop = asyncio.get_running_loop()
-        return [await loop.run_in_executor(w, os.getpid) for w in self._workers if w is not None]
+        return [await w.run(os.getpid) for w in self._workers if w.started]
 
     def close(self) -> None:
         """Stop the worker processes: each ends its decision under way, if any (a second at most), and exits."""
         self._closed = True
-        for slot, worker in enumerate(self._workers):
-            if worker is not None:
-                worker.shutdown(wait=True, cancel_futures=True)  # not waiting leaves their queues to leak
-                self._workers[slot] = None
+        for worker in self._workers:
+            worker.close(wait=True)  # not waiting leaves their queues to leak (a warning in the host's log)
         self._instant.clear()

@@ -11,11 +11,10 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from .botpool import worker_process
+from .botpool import WorkerProcess
 
 __all__ = ["Reviews"]
 
@@ -33,7 +32,7 @@ class Reviews:
         self.bot, self.keep = bot, keep
         self._done: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._running: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._pool: ProcessPoolExecutor | None = None
+        self._worker = WorkerProcess()
 
     async def of(self, code: str, record: Mapping[str, Any]) -> dict[str, Any]:
         """The analysis document of the finished game `code` whose record is `record`."""
@@ -49,21 +48,11 @@ class Reviews:
         return await asyncio.shield(running)
 
     async def _reviewed(self, record: dict[str, Any]) -> dict[str, Any]:
-        """`record` reviewed in the worker process; if that process has died, in a new one."""
-        loop = asyncio.get_running_loop()
-        for attempt in range(2):
-            pool = self._pool
-            if pool is None:
-                pool = self._pool = worker_process()
-            try:
-                return await loop.run_in_executor(pool, _review, record, self.bot)
-            except BrokenProcessPool:
-                if self._pool is pool:
-                    self._pool = None
-                    pool.shutdown(wait=False, cancel_futures=True)
-                if attempt:
-                    raise
-        raise AssertionError("unreachable")
+        """`record` reviewed in the worker process; if that process had died, in a new one."""
+        try:
+            return await self._worker.run(_review, record, self.bot)
+        except BrokenProcessPool:
+            return await self._worker.run(_review, record, self.bot)
 
     def _finish(self, code: str, future: asyncio.Future[dict[str, Any]]) -> None:
         self._running.pop(code, None)
@@ -73,7 +62,5 @@ class Reviews:
                 self._done.popitem(last=False)
 
     def close(self) -> None:
-        """Stop the worker process."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the worker process (not waiting: a review under way may take seconds)."""
+        self._worker.close(wait=False)

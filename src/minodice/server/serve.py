@@ -66,7 +66,8 @@ def run(
         raise typer.Exit(2)
     settings = Settings(
         db=db, turn_timeout=turn_timeout, bot_delay=bot_delay, idle_minutes=idle_minutes,
-        workers=workers if workers is not None else default_workers(), secret_file=secret_file, review_bot=review_bot or DEFAULT_BOT,
+        workers=workers if workers is not None else default_workers(), secret_file=secret_file,
+        review_bot=review_bot or DEFAULT_BOT,
     )
     open_store(settings)
     app = create_app(settings)
