@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -87,6 +89,60 @@ def test_kill_while_bots_play_alone(tmp_path: Path) -> None:
         watcher = Player(srv.ws_base, code, None)
         if not watcher.over:
             watcher.wait_for(lambda m: m["type"] == "state" and m["status"] == "over", timeout=30)
+        with srv.api() as http:
+            rec = http.get(f"/api/tables/{code}/record").json()
+            assert record.check(rec) is None and len(rec["hands"]) == 8
+        watcher.close()
+    finally:
+        srv.stop()
+
+
+def _bot_workers(pid: int) -> list[int]:
+    """The bot processes `pid` has spawned (its children running `multiprocessing.spawn`)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            with contextlib.suppress(FileNotFoundError):
+                if b"multiprocessing.spawn" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    found.append(int(child))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie waiting to be reaped has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
+def test_kill_while_searching_bots_play_alone(tmp_path: Path) -> None:
+    """Bots that search think in worker processes: killed with their server, made again after the restart
+    (from their seeds), and the game finishes."""
+    db = f"sqlite:///{tmp_path / 'search.db'}"
+    srv = ServerProcess(db, tmp_path / "server.log", bot_delay=0.02).start()
+    try:
+        with srv.api() as http:
+            r = http.post("/api/tables", json={"seats": 3, "bots": ["hard", "easy", "hard"]})
+            code, host = r.json()["table"]["code"], r.json()["host_token"]
+            start(http, code, host)
+            watcher = Player(srv.ws_base, code, None)
+            watcher.wait_for(lambda m: m["type"] == "state" and m["view"]["hand"] >= 2, timeout=60)
+        assert srv.proc is not None
+        workers = _bot_workers(srv.proc.pid)
+        assert len(workers) == 1  # one table: one process holds its bots
+        srv.kill()
+        watcher.close()
+        for _ in range(100):
+            if not any(_running(w) for w in workers):
+                break
+            time.sleep(0.05)
+        assert not any(_running(w) for w in workers), "a bot process outlived its killed server"
+        srv = ServerProcess(db, tmp_path / "server.log", port=srv.port).start()
+        watcher = Player(srv.ws_base, code, None)
+        if not watcher.over:
+            watcher.wait_for(lambda m: m["type"] == "state" and m["status"] == "over", timeout=60)
         with srv.api() as http:
             rec = http.get(f"/api/tables/{code}/record").json()
             assert record.check(rec) is None and len(rec["hands"]) == 8
