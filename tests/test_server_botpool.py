@@ -16,6 +16,7 @@ from minodice.server import botpool
 from minodice.server.botpool import BotPool, is_instant, made
 from minodice.server.manager import TableManager
 from minodice.server.settings import Settings
+from test_server_common import process_running
 
 #: A search bot with a budget small enough for tests (the same code path as any level's).
 SEARCH = "montecarlo:sims=16,bid_sims=16"
@@ -187,15 +188,6 @@ if __name__ == "__main__":
 """
 
 
-def _running(pid: int) -> bool:
-    """Whether process `pid` runs (a zombie waiting for init to reap it has ended)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
 def test_a_worker_ends_with_the_server_even_when_the_server_is_killed(tmp_path) -> None:
     import subprocess
@@ -208,10 +200,10 @@ def test_a_worker_ends_with_the_server_even_when_the_server_is_killed(tmp_path) 
     assert done.returncode == -signal.SIGKILL, done.stderr
     pid = int(done.stdout.split()[0])
     for _ in range(100):
-        if not _running(pid):
+        if not process_running(pid):
             break
         time.sleep(0.05)
-    assert not _running(pid), f"the bots' process {pid} outlived its killed server"
+    assert not process_running(pid), f"the bots' process {pid} outlived its killed server"
 
 
 def test_a_bot_that_cannot_be_made_in_its_process_plays_the_first_legal_choice(caplog) -> None:

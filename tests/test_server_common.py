@@ -25,6 +25,14 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 
+def process_running(pid: int) -> bool:
+    """Whether process `pid` runs (Linux /proc; a zombie waiting to be reaped has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def free_port() -> int:
     """A TCP port nobody listens on now."""
     with socket.socket() as s:

@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 
 from minodice import record
-from test_server_common import Player, ServerProcess, free_port, make_table, play_out, start, store_cases
+from test_server_common import (
+    Player,
+    ServerProcess,
+    free_port,
+    make_table,
+    play_out,
+    process_running,
+    start,
+    store_cases,
+)
 
 
 def test_kill_mid_hand_and_resume(tmp_path: Path) -> None:
@@ -72,27 +81,39 @@ def test_kill_mid_hand_and_resume(tmp_path: Path) -> None:
         srv.stop()
 
 
+def _bots_play_to_hand_two(srv: ServerProcess, bots: list[str]) -> str:
+    """Make and start a table of `bots` alone; its code once its second hand has begun."""
+    with srv.api() as http:
+        r = http.post("/api/tables", json={"seats": len(bots), "bots": bots})
+        code, host = r.json()["table"]["code"], r.json()["host_token"]
+        start(http, code, host)
+        watcher = Player(srv.ws_base, code, None)
+        watcher.wait_for(lambda m: m["type"] == "state" and m["view"]["hand"] >= 2, timeout=60)
+        watcher.close()
+    return code
+
+
+def _restarted_and_finished(db: str, log: Path, port: int, code: str, timeout: float) -> ServerProcess:
+    """Start the server again on `db`; check table `code` finishes by itself with a whole record."""
+    srv = ServerProcess(db, log, port=port).start()
+    watcher = Player(srv.ws_base, code, None)
+    if not watcher.over:
+        watcher.wait_for(lambda m: m["type"] == "state" and m["status"] == "over", timeout=timeout)
+    with srv.api() as http:
+        rec = http.get(f"/api/tables/{code}/record").json()
+        assert record.check(rec) is None and len(rec["hands"]) == 8
+    watcher.close()
+    return srv
+
+
 def test_kill_while_bots_play_alone(tmp_path: Path) -> None:
     """A bots-only table killed mid-game finishes after the restart by itself."""
     db = f"sqlite:///{tmp_path / 'bots.db'}"
     srv = ServerProcess(db, tmp_path / "server.log", bot_delay=0.02).start()
     try:
-        with srv.api() as http:
-            r = http.post("/api/tables", json={"seats": 3, "bots": ["random", "greedy", "random"]})
-            code, host = r.json()["table"]["code"], r.json()["host_token"]
-            start(http, code, host)
-            watcher = Player(srv.ws_base, code, None)
-            watcher.wait_for(lambda m: m["type"] == "state" and m["view"]["hand"] >= 2)
+        code = _bots_play_to_hand_two(srv, ["random", "greedy", "random"])
         srv.kill()
-        watcher.close()
-        srv = ServerProcess(db, tmp_path / "server.log", port=srv.port).start()
-        watcher = Player(srv.ws_base, code, None)
-        if not watcher.over:
-            watcher.wait_for(lambda m: m["type"] == "state" and m["status"] == "over", timeout=30)
-        with srv.api() as http:
-            rec = http.get(f"/api/tables/{code}/record").json()
-            assert record.check(rec) is None and len(rec["hands"]) == 8
-        watcher.close()
+        srv = _restarted_and_finished(db, tmp_path / "server.log", srv.port, code, timeout=30)
     finally:
         srv.stop()
 
@@ -108,14 +129,6 @@ def _bot_workers(pid: int) -> list[int]:
     return found
 
 
-def _running(pid: int) -> bool:
-    """Whether process `pid` runs (a zombie waiting to be reaped has ended)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
 def test_kill_while_searching_bots_play_alone(tmp_path: Path) -> None:
     """Bots that search think in worker processes: killed with their server, made again after the restart
@@ -123,30 +136,17 @@ def test_kill_while_searching_bots_play_alone(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'search.db'}"
     srv = ServerProcess(db, tmp_path / "server.log", bot_delay=0.02).start()
     try:
-        with srv.api() as http:
-            r = http.post("/api/tables", json={"seats": 3, "bots": ["hard", "easy", "hard"]})
-            code, host = r.json()["table"]["code"], r.json()["host_token"]
-            start(http, code, host)
-            watcher = Player(srv.ws_base, code, None)
-            watcher.wait_for(lambda m: m["type"] == "state" and m["view"]["hand"] >= 2, timeout=60)
+        code = _bots_play_to_hand_two(srv, ["hard", "easy", "hard"])
         assert srv.proc is not None
         workers = _bot_workers(srv.proc.pid)
         assert len(workers) == 1  # one table: one process holds its bots
         srv.kill()
-        watcher.close()
         for _ in range(100):
-            if not any(_running(w) for w in workers):
+            if not any(process_running(w) for w in workers):
                 break
             time.sleep(0.05)
-        assert not any(_running(w) for w in workers), "a bot process outlived its killed server"
-        srv = ServerProcess(db, tmp_path / "server.log", port=srv.port).start()
-        watcher = Player(srv.ws_base, code, None)
-        if not watcher.over:
-            watcher.wait_for(lambda m: m["type"] == "state" and m["status"] == "over", timeout=60)
-        with srv.api() as http:
-            rec = http.get(f"/api/tables/{code}/record").json()
-            assert record.check(rec) is None and len(rec["hands"]) == 8
-        watcher.close()
+        assert not any(process_running(w) for w in workers), "a bot process outlived its killed server"
+        srv = _restarted_and_finished(db, tmp_path / "server.log", srv.port, code, timeout=60)
     finally:
         srv.stop()
 

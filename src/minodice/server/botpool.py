@@ -73,6 +73,14 @@ def decide(bot: Bot, view: View, what: str) -> Any:
     return answer
 
 
+def _kept(held: dict[Key, Bot], key: Key, seed: str, setup: View | None) -> Bot:
+    """The bot `key` from `held`, made (and kept there) the first time it is asked for."""
+    bot = held.get(key)
+    if bot is None:
+        bot = held[key] = made(key[2], seed, setup)
+    return bot
+
+
 def is_instant(spec: str) -> bool:
     """Whether the bot `spec` names (a level too) decides without search (`BotInfo.instant`)."""
     name = parse_spec(level_spec(spec))[0]
@@ -167,10 +175,7 @@ def _decide_here(key: Key, seed: str, setup: View | None, view: View, what: str,
         threading.Thread(target=_watch, daemon=True, name="minodice-deadline").start()
     _started = time.monotonic()
     try:
-        bot = _held.get(key)
-        if bot is None:
-            bot = _held[key] = made(key[2], seed, setup)
-        return decide(bot, view, what)
+        return decide(_kept(_held, key, seed, setup), view, what)
     finally:
         _started = None
 
@@ -211,10 +216,7 @@ class BotPool:
         first legal choice."""
         key = (table, seat, spec)
         if is_instant(spec):
-            bot = self._instant.get(key)
-            if bot is None:
-                bot = self._instant[key] = made(spec, seed, setup)
-            return decide(bot, view, what)
+            return decide(_kept(self._instant, key, seed, setup), view, what)
         if self._closed:
             raise RuntimeError("the bot pool is closed")
         slot = self._slot(table)
