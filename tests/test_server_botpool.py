@@ -275,3 +275,15 @@ def test_a_bot_thinking_past_the_deadline_ends_its_process_and_the_seat_plays_on
             pool.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(("value", "says"), [("abc", "is not a valid int"), ("0", "1<=x<=64"),
+                                             ("100000", "1<=x<=64")])
+def test_serve_refuses_a_bad_number_of_bot_processes_in_words(value: str, says: str) -> None:
+    from typer.testing import CliRunner
+
+    from minodice.cli import app
+
+    result = CliRunner().invoke(app, ["serve", "--workers", value])
+    assert result.exit_code == 2
+    assert "--workers" in result.output and says in result.output
