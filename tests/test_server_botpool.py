@@ -114,6 +114,33 @@ def test_a_tables_bots_are_kept_between_decisions_and_let_go_when_it_stops() -> 
     asyncio.run(scenario())
 
 
+def test_tables_go_to_the_process_holding_fewest_tables_and_stay_there() -> None:
+    """Two busy tables must not share a process while another idles (as they could when a table's
+    process was chosen by a hash of its code); a table keeps its process while it has bots there."""
+    async def scenario() -> None:
+        pool = BotPool(2)
+        try:
+            game = Game(3, seed=5)
+
+            async def ask(table: str) -> int:
+                await pool.decide(table, 1, SEARCH, bot_seed(5, 1), game.setup_view(1), game.observe(1), "bid")
+                return pool.placement[table]
+
+            first, second = await ask("AAAA"), await ask("BBBB")
+            assert {first, second} == {0, 1}
+            assert len(set(await pool.pids())) == 2  # both processes think
+            assert await ask("AAAA") == first  # its bots stay where they were made
+            assert await ask("CCCC") == 0  # equal holdings: the lowest slot
+            pool.forget("BBBB")
+            assert await ask("DDDD") == second  # the freed process takes the next table
+            pool.forget("never-seen")  # a table without bots in a worker: nothing to let go
+            assert sorted(pool.placement) == ["AAAA", "CCCC", "DDDD"]
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_closed_pool_refuses_to_think() -> None:
     pool = BotPool(1)
     pool.close()

@@ -6,8 +6,9 @@ server's own threads it made the event loop, and so every person at every table,
 with the bots in threads, against 6 ms with instant bots). In worker processes the operating
 system shares the cores instead, and the bots of different tables think side by side.
 
-A table always goes to the same process (by its code), which keeps its bots between decisions and
-makes one the first time it is asked (from its spec and seed, told the game's setup): a process
+A table goes to the process holding the fewest tables when it first needs one, and stays there until
+its bots are let go: that process keeps its bots between decisions and makes one the first time it
+is asked (from its spec and seed, told the game's setup): a process
 that dies is replaced and its bots made again, and a process whose decision runs past `DEADLINE`
 (120 s) ends itself, so a table never stops. Instant bots (`greedy`, `random`) answer on the event
 loop, cheaper than a trip to a process. A worker sees only the view of the seat it decides for, as
@@ -25,7 +26,7 @@ import os
 import signal
 import threading
 import time
-import zlib
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -202,11 +203,18 @@ class BotPool:
             raise ValueError(f"the bots need at least one process, not {processes}")
         self.deadline = deadline
         self._workers = [WorkerProcess() for _ in range(processes)]
+        self._tables: dict[str, int] = {}  # table code -> the slot of the worker holding its bots
         self._instant: dict[Key, Bot] = {}
         self._closed = False
 
     def _slot(self, table: str) -> int:
-        return zlib.crc32(table.encode()) % len(self._workers)
+        """The worker holding `table`'s bots: the one holding the fewest tables when it first needed one
+        (the lowest slot of equals), so that busy tables do not share a process while another idles."""
+        slot = self._tables.get(table)
+        if slot is None:
+            holding = Counter(self._tables.values())
+            slot = self._tables[table] = min(range(len(self._workers)), key=lambda s: holding[s])
+        return slot
 
     async def decide(self, table: str, seat: int, spec: str, seed: str, setup: View | None, view: View,
                      what: str) -> Any:
@@ -235,7 +243,14 @@ class BotPool:
         """Let go of `table`'s bots (it stopped, or another server process drives it now)."""
         for key in [k for k in self._instant if k[0] == table]:
             del self._instant[key]
-        self._workers[self._slot(table)].send(_forget_here, table)
+        slot = self._tables.pop(table, None)
+        if slot is not None:
+            self._workers[slot].send(_forget_here, table)
+
+    @property
+    def placement(self) -> dict[str, int]:
+        """Which worker (by its slot, 0 to processes - 1) holds each table's bots (for tests and monitoring)."""
+        return dict(self._tables)
 
     async def held(self) -> int:
         """How many bots the pool holds (instant ones and those in the worker processes)."""
