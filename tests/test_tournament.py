@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shlex
-import subprocess
 import sys
 import textwrap
 from collections import defaultdict
@@ -486,18 +484,3 @@ def test_config_refuses_a_luck_budget_that_is_not_a_count_of_playouts(luck):
     entrants = entrants_from_specs(["greedy", "random", "random"])
     with pytest.raises(TournamentError, match="--luck-playouts must be a whole number"):
         TournamentConfig(entrants, games=3, seed=1, luck=luck)
-
-
-def test_a_pool_worker_runs_its_matrix_products_on_one_thread():
-    """Each pool process already has a core: BLAS threads on top oversubscribe them (4x slower learned bots)."""
-    probe = (
-        "import numpy\n"
-        "from threadpoolctl import threadpool_info\n"
-        "from minodice.tournament.backends import one_blas_thread\n"
-        "one_blas_thread()\n"
-        "print(sorted({i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas'}))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "OPENBLAS_NUM_THREADS": "2", "OMP_NUM_THREADS": "2"})
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[1]", out.stdout

@@ -31,6 +31,7 @@ from ..dice import Die
 from ..encoding import NUM_ACTIONS, NUM_BIDS, action_mask
 from ..game import Bid, Game, Phase, Roll
 from ..view import View
+from ..workers import start_worker
 from .ppo import Adam, backprop
 
 __all__ = ["ExpertData", "collect", "evaluate", "expert_seat", "fit", "held_out"]
@@ -181,7 +182,7 @@ def collect(spec: str = "montecarlo", games: int = 10, *, seats: int = 4, seed: 
     decisions are kept: the positions and hand scores of the table it is to play at."""
     work = [(spec, seats, seed + i, opponent) for i in range(games)]
     if jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        with multiprocessing.get_context("spawn").Pool(jobs, initializer=start_worker) as pool:
             results = pool.map(_play, work, chunksize=1)
     else:
         results = [_play(w) for w in work]

@@ -28,6 +28,7 @@ from ..bots.explain import Explanation, explain
 from ..dice import Die
 from ..record import record_positions
 from ..view import View
+from ..workers import start_worker
 
 __all__ = [
     "DEFAULT_BOT",
@@ -294,7 +295,8 @@ def analyze(
     if jobs > 1 and len(tasks) > 1:
         import multiprocessing
 
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=start_worker) as pool:
             for decision in pool.map(_judge_star, [(t, spec, key) for t in tasks], chunksize=2):
                 done.append(decision)
                 if progress is not None:

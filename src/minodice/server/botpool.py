@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
-import multiprocessing.connection
 import os
 import signal
 import threading
@@ -35,6 +34,7 @@ from typing import Any, TypeVar
 from ..bots import BUILTIN, Bot, make_bot, parse_spec
 from ..bots.levels import level_spec
 from ..view import View
+from ..workers import start_worker
 
 __all__ = ["BotPool", "WorkerProcess", "decide", "is_instant", "made"]
 
@@ -148,23 +148,10 @@ def _watch() -> None:
 
 
 def _start_worker() -> None:
-    """A worker's set-up: one thread for numpy's matrix products (the processes share the cores, and
-    each one's BLAS threads on top of them made the learned bots wait); Ctrl-C is the server's to
-    handle; and the worker ends with the server, however the server ends (even killed)."""
-    import numpy  # noqa: F401 - loads the BLAS library, so that the limit applies to it
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(limits=1, user_api="blas")
+    """A worker's set-up: one thread for numpy's matrix products, an end with the server however the
+    server ends (even killed), and Ctrl-C left to the server to handle."""
+    start_worker()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True, name="minodice-parent").start()
-
-
-def _end_with(sentinel: int) -> None:
-    """Wait until the server process is gone, then end this worker at once."""
-    multiprocessing.connection.wait([sentinel])
-    os._exit(0)
 
 
 def _decide_here(key: Key, seed: str, setup: View | None, view: View, what: str, deadline: float) -> Any:

@@ -27,13 +27,12 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from threadpoolctl import threadpool_limits
-
+from ..workers import one_blas_thread
 from .config import TournamentConfig, TournamentError
 from .play import GameResult, Worker
 from .schedule import GameSpec
 
-__all__ = ["BACKENDS", "one_blas_thread", "run_inline", "run_pool", "run_ray"]
+__all__ = ["BACKENDS", "run_inline", "run_pool", "run_ray"]
 
 #: Backend names accepted by `run_tournament` and `--backend`.
 BACKENDS = ("local", "ray")
@@ -63,16 +62,6 @@ STOP_GRACE = 5.0
 
 def _stop_on_sigterm(signum: int, frame: object) -> None:
     raise SystemExit(1)  # unwinds through `finally`: the worker's programs are closed
-
-
-def one_blas_thread() -> None:
-    """Run this process's matrix products (numpy's BLAS) on one thread: the pool already has a process per core.
-
-    Left at one thread per core in each of `jobs` processes, the learned bots' small products oversubscribe
-    the cores and wait on each other: the expert level took 24 ms a decision in two workers on two cores,
-    6 ms with this (40 games against greedy, seed 5).
-    """
-    threadpool_limits(limits=1, user_api="blas")
 
 
 def _pool_main(config: TournamentConfig, tasks: Any, results: Any, stop: Any) -> None:
