@@ -5,7 +5,9 @@ A pool's worker waits on a queue that it holds both ends of, so when the process
 killed (`kill`, `timeout`, the OOM killer: anything but Ctrl-C, which reaches the whole process group)
 nothing wakes it, and it stays, holding its memory, for good. `start_worker` is the `initializer` of
 every pool here (the server's bots and reviews, `analyze --jobs`, `train --expert --jobs`): a thread
-in the worker waits on its parent's sentinel and ends the worker the moment the parent is gone.
+in the worker waits on its parent's sentinel and ends the worker the moment the parent is gone. (The
+tournament's workers only take `one_blas_thread`: they check for their driver between games, so that
+they close their external bots' programs before they go.)
 """
 
 from __future__ import annotations
@@ -36,11 +38,11 @@ def end_with_parent() -> None:
     nothing happens in a process that was not started by `multiprocessing`."""
     parent = multiprocessing.parent_process()
     if parent is not None:
-        threading.Thread(target=_exit_when_ready, args=(parent.sentinel,), daemon=True,
+        threading.Thread(target=_exit_when_gone, args=(parent.sentinel,), daemon=True,
                          name="minodice-parent").start()
 
 
-def _exit_when_ready(sentinel: int) -> None:
+def _exit_when_gone(sentinel: int) -> None:
     multiprocessing.connection.wait([sentinel])
     os._exit(0)
 
