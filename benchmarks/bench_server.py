@@ -1,7 +1,8 @@
 """Load test of `minodice serve`: many tables of bots plus websocket players at once on 127.0.0.1.
 
 Starts real servers (`--workers N` processes on N ports, one database, one `--secret-file`;
-default one process on a SQLite file in a temporary directory, bot delay 0), creates `--tables`
+default one process on a SQLite file in a temporary directory, bot delay 0; `--bot-processes N`
+is each server's own `--workers`, its bot processes), creates `--tables`
 tables of 4 seats — 2 bots (seats 1 and 3) and 2 people (seats 0 and 2) played by websocket
 clients here — connects every person and waits until each has its first `state` (a barrier:
 latencies are measured under the full load), then plays every game to the end.
@@ -15,7 +16,9 @@ Pace (`--pace`): `fast` — a person acts 70 ms after their turn comes; `human` 
 - the servers' memory: RSS (VmRSS, summed over every server process and its children; shared pages
   count once per process) when idle after start, once every table is made and every person
   connected, and the peak while playing (sampled every 0.5 s); per table: (connected - idle) /
-  tables and (peak - idle) / tables, in KiB;
+  tables and (peak - idle) / tables, in KiB; and the peak of the summed PSS (proportional set size:
+  each shared page counted once in all, which RSS overstates for bot workers forked from one fork
+  server);
 - the servers' CPU time over the play phase (utime + stime) and per action: CPU ms / (people's
   actions + bots' actions). Bots' actions are counted exactly from the events people receive
   (seat 0's person counts the bid_placed and rolled events of seats 1 and 3 that arrive after the
@@ -135,6 +138,20 @@ def rss_kib(pids: list[int]) -> int:
     return total
 
 
+def pss_kib(pids: list[int]) -> int:
+    """Summed proportional set size of these processes, in KiB: each shared page counted once in all
+    (RSS counts it in every process that maps it, such as the bot workers forked from one fork server)."""
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
 def cpu_seconds(pids: list[int]) -> float:
     """Summed user + system CPU time of these processes, in seconds."""
     ticks = 0
@@ -148,8 +165,10 @@ def cpu_seconds(pids: list[int]) -> float:
 class Fleet:
     """`--workers` server processes on one database and one secret file."""
 
-    def __init__(self, n: int, db: str, secret: Path, bot_delay: float, logdir: Path, db_pid: int | None) -> None:
+    def __init__(self, n: int, db: str, secret: Path, bot_delay: float, logdir: Path, db_pid: int | None,
+                 bot_processes: int | None = None) -> None:
         self.n, self.db, self.secret, self.bot_delay, self.logdir = n, db, secret, bot_delay, logdir
+        self.bot_processes = bot_processes  # each server's `--workers` (None: its default)
         self.db_pid = db_pid  # a throwaway PostgreSQL's postmaster (its CPU is reported apart)
         self.procs: list[subprocess.Popen[bytes]] = []
         self.ports: list[int] = []
@@ -159,7 +178,8 @@ class Fleet:
         log = (self.logdir / f"server-{i}.log").open("wb")
         self.procs.append(subprocess.Popen(
             [sys.executable, "-m", "minodice.cli", "serve", "--port", str(port), "--db", self.db,
-             "--bot-delay", str(self.bot_delay), "--turn-timeout", "3600", "--secret-file", str(self.secret)],
+             "--bot-delay", str(self.bot_delay), "--turn-timeout", "3600", "--secret-file", str(self.secret),
+             *([] if self.bot_processes is None else ["--workers", str(self.bot_processes)])],
             stdout=log, stderr=subprocess.STDOUT,
         ))
         self.ports.append(port)
@@ -485,15 +505,18 @@ def client_process(jobs: list[Job], opts: dict[str, Any], ready_q: Any, go_mp: A
 # --- the run ---------------------------------------------------------------------------------------
 
 class Sampler:
-    """The servers' summed RSS now and the peak seen."""
+    """The servers' summed RSS now and the peak seen, and the peak of their summed PSS."""
 
     def __init__(self, fleet: Fleet) -> None:
         self.fleet = fleet
         self.peak = 0
+        self.pss_peak = 0
 
     def sample(self) -> int:
-        kib = rss_kib(self.fleet.pids())
+        pids = self.fleet.pids()
+        kib = rss_kib(pids)
         self.peak = max(self.peak, kib)
+        self.pss_peak = max(self.pss_peak, pss_kib(pids))
         return kib
 
 
@@ -554,6 +577,7 @@ def play(args: argparse.Namespace, fleet: Fleet, jobs: list[Job]) -> dict[str, A
             if p.is_alive():
                 p.terminate()
     return {"results": results, "connect_s": connect_s, "rss_connected": connected, "rss_peak": sampler.peak,
+            "pss_peak": sampler.pss_peak,
             "server_cpu_s": server_cpu, "db_cpu_s": db_cpu, "wall_s": wall}
 
 
@@ -598,12 +622,14 @@ def summarise(args: argparse.Namespace, raw: dict[str, Any], setup_s: float, idl
     client_wall = [r.get("wall_s", 0.0) or 1e-9 for r in results]
     return {
         "tables": args.tables, "pace": args.pace, "workers": args.workers, "db": db_kind, "bot_delay": args.bot_delay,
-        "bots": args.bots or "greedy, random", "client_procs": len(results), "clients": 2 * args.tables, "clients_finished": len(finished),
+        "bots": args.bots or "greedy, random",
+        "bot_processes": args.bot_processes or "default", "client_procs": len(results), "clients": 2 * args.tables, "clients_finished": len(finished),
         "games_finished": games, "setup_s": round(setup_s, 1), "connect_s": round(raw["connect_s"], 1),
         "wall_s": round(wall, 1), "actions": len(latencies), "bot_actions": bot_actions,
         "p50_ms": round(p50 * 1000, 1), "p99_ms": round(p99 * 1000, 1), "max_ms": round(top * 1000, 1),
         "errors": len(errors), "error_samples": errors[:5],
         "rss_idle_kib": idle, "rss_connected_kib": raw["rss_connected"], "rss_peak_kib": raw["rss_peak"],
+        "pss_peak_kib": raw["pss_peak"],
         "mem_per_table_kib": round((raw["rss_connected"] - idle) / args.tables, 1),
         "peak_per_table_kib": round((raw["rss_peak"] - idle) / args.tables, 1),
         "server_cpu_s": round(raw["server_cpu_s"], 2),
@@ -619,13 +645,14 @@ def summarise(args: argparse.Namespace, raw: dict[str, Any], setup_s: float, idl
 
 LABELS = {
     "tables": "tables", "pace": "pace", "workers": "server processes", "db": "database",
-    "bot_delay": "bot delay (s)", "bots": "bots (seats 1, 3)", "client_procs": "client processes", "clients": "people",
+    "bot_delay": "bot delay (s)", "bots": "bots (seats 1, 3)", "bot_processes": "bot processes", "client_procs": "client processes", "clients": "people",
     "clients_finished": "people finished", "games_finished": "games finished",
     "setup_s": "tables made in (s)", "connect_s": "people connected in (s)", "wall_s": "play (s)",
     "actions": "people's actions", "bot_actions": "bots' actions", "p50_ms": "latency p50 (ms)",
     "p99_ms": "latency p99 (ms)", "max_ms": "latency max (ms)", "errors": "errors",
     "error_samples": "error samples", "rss_idle_kib": "server RSS idle (KiB)",
     "rss_connected_kib": "RSS connected (KiB)", "rss_peak_kib": "RSS peak (KiB)",
+    "pss_peak_kib": "PSS peak (KiB, shared pages once)",
     "mem_per_table_kib": "memory/table (KiB)", "peak_per_table_kib": "peak/table (KiB)",
     "server_cpu_s": "server CPU (s)", "server_cpu_pct": "server CPU (% core)",
     "cpu_ms_per_action": "CPU ms / action", "db_cpu_s": "PostgreSQL CPU (s)", "client_cpu_s": "client CPU (s)",
@@ -659,6 +686,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                          "e.g. montecarlo or expert, to see what thinking bots cost the people's latency")
     ap.add_argument("--bot-delay", type=float, default=0.0, help="the servers' --bot-delay (s)")
     ap.add_argument("--workers", type=int, default=1, help="server processes (more than 1 needs PostgreSQL)")
+    ap.add_argument("--bot-processes", type=int, default=None, metavar="N",
+                    help="each server's bot processes (its --workers; default: one per core, at most 4)")
     ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary directory; "
                     "with --workers > 1 a throwaway PostgreSQL)")
     ap.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL also with one process")
@@ -669,8 +698,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--raw", type=Path, default=None,
                     help="also write every measured action here as JSON lines: sent (s after the first), at (perf_counter: one clock for every process), latency (ms), kind")
     args = ap.parse_args(argv)
-    if args.tables < 1 or args.workers < 1 or args.client_procs < 1:
-        ap.error("--tables, --workers and --client-procs must be at least 1")
+    if min(args.tables, args.workers, args.client_procs, 1 if args.bot_processes is None else args.bot_processes) < 1:
+        ap.error("--tables, --workers, --bot-processes and --client-procs must be at least 1")
     if args.workers > 1 and args.db is not None and not args.db.startswith("postgresql"):
         ap.error("--workers > 1 needs PostgreSQL: give --db postgresql+psycopg://... or no --db")
     if args.postgres and args.db is not None:
@@ -697,7 +726,7 @@ def write_raw(path: Path, results: list[dict[str, Any]]) -> None:
 
 
 def bench(args: argparse.Namespace, tmp: Path, db: str, db_kind: str, db_pid: int | None) -> dict[str, Any]:
-    fleet = Fleet(args.workers, db, tmp / "secret.key", args.bot_delay, tmp, db_pid)
+    fleet = Fleet(args.workers, db, tmp / "secret.key", args.bot_delay, tmp, db_pid, args.bot_processes)
     try:
         fleet.start()
         idle = rss_kib(fleet.pids())
