@@ -4,16 +4,20 @@ own process, one process per table, a dead process replaced, a finished table's 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 from minodice.bots import bot_seed
 from minodice.game import Bid, Game, Phase, Roll
 from minodice.server import botpool
-from minodice.server.botpool import BotPool, is_instant, made
+from minodice.server.botpool import BotPool, WorkerProcess, is_instant, made
 from minodice.server.manager import TableManager
 from minodice.server.settings import Settings
 from test_server_common import process_running
@@ -139,6 +143,30 @@ def test_tables_go_to_the_process_holding_fewest_tables_and_stay_there() -> None
             pool.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods() or not os.path.isdir("/proc/self"),
+                    reason="needs a fork server and /proc")
+def test_workers_are_forked_from_a_server_that_has_loaded_the_bots() -> None:
+    """Each worker starts with the simulator and the networks loaded (and shares their memory with the
+    others), where a worker spawned fresh loaded them itself on its first decision."""
+    async def scenario() -> None:
+        worker = WorkerProcess()
+        try:
+            pid = await worker.run(os.getpid)  # asked nothing about bots
+            parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            assert pid != os.getpid() and parent != os.getpid()  # forked by the fork server
+            assert "llvmlite" in Path(f"/proc/{pid}/maps").read_text()  # numba's compiler is loaded
+        finally:
+            worker.close(wait=True)
+
+    asyncio.run(scenario())
+
+
+def test_the_fork_server_warm_up_plays_each_searching_level_and_never_stops_the_import() -> None:
+    done = subprocess.run([sys.executable, "-c", "import minodice.server.botwarm"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
 
 
 def test_a_closed_pool_refuses_to_think() -> None:

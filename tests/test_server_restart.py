@@ -118,15 +118,23 @@ def test_kill_while_bots_play_alone(tmp_path: Path) -> None:
         srv.stop()
 
 
-def _bot_workers(pid: int) -> list[int]:
-    """The bot processes `pid` has spawned (its children running `multiprocessing.spawn`)."""
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
-            with contextlib.suppress(FileNotFoundError):
-                if b"multiprocessing.spawn" in Path(f"/proc/{child}/cmdline").read_bytes():
-                    found.append(int(child))
-    return found
+def _children(pid: int) -> list[int]:
+    return [int(c) for task in Path(f"/proc/{pid}/task").iterdir() for c in (task / "children").read_text().split()]
+
+
+def _bot_processes(pid: int) -> tuple[list[int], list[int]]:
+    """The bot processes of server `pid`, and the fork servers they were forked from (spawned by the
+    server where the platform has no fork server)."""
+    workers, servers = [], []
+    for child in _children(pid):
+        with contextlib.suppress(FileNotFoundError):
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+            if b"multiprocessing.forkserver" in cmdline:
+                servers.append(child)
+                workers += _children(child)
+            elif b"multiprocessing.spawn" in cmdline:
+                workers.append(child)
+    return workers, servers
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
@@ -138,14 +146,15 @@ def test_kill_while_searching_bots_play_alone(tmp_path: Path) -> None:
     try:
         code = _bots_play_to_hand_two(srv, ["hard", "easy", "hard"])
         assert srv.proc is not None
-        workers = _bot_workers(srv.proc.pid)
+        workers, fork_servers = _bot_processes(srv.proc.pid)
         assert len(workers) == 1  # one table: one process holds its bots
         srv.kill()
         for _ in range(100):
-            if not any(process_running(w) for w in workers):
+            if not any(process_running(w) for w in workers + fork_servers):
                 break
             time.sleep(0.05)
         assert not any(process_running(w) for w in workers), "a bot process outlived its killed server"
+        assert not any(process_running(f) for f in fork_servers), "the fork server outlived its killed server"
         srv = _restarted_and_finished(db, tmp_path / "server.log", srv.port, code, timeout=60)
     finally:
         srv.stop()

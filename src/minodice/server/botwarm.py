@@ -1,0 +1,50 @@
+"""Imported once, by the fork server the bots' worker processes are forked from: it loads numpy, numba,
+the simulator's compiled kernels and the networks by playing a hand with each searching level, so that
+every worker starts with them and shares their memory with the others (each forked worker holds about
+5 MB of its own, where a worker spawned fresh loaded 70 MB for itself).
+
+Its work is done at import, because importing is the one thing a fork server does before it forks
+(`multiprocessing.set_forkserver_preload`). Nothing here may stop the import: a fork server that
+cannot warm up still forks sound workers, which then load what they need themselves.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..bots.levels import LEVELS
+from ..game import Bid, Game, Phase, Roll
+from ..workers import one_blas_thread
+from .botpool import decide, is_instant, made
+
+__all__ = ["warm_up"]
+
+log = logging.getLogger("minodice.server")
+
+
+def warm_up(seats: int = 4) -> None:
+    """Play the first hand of a game with each searching level at every seat (its bids and rolls)."""
+    one_blas_thread()  # before the first matrix product, so that the forked workers inherit the limit
+    for level in LEVELS:
+        if is_instant(level.spec):
+            continue
+        game = Game(seats, seed="warm-up")
+        bots = {s: made(level.spec, f"warm-up:{s}", game.setup_view(s)) for s in range(seats)}
+        try:
+            while not game.over and len(game.log) == 1:
+                if game.phase is Phase.BID:
+                    seat = next(s for s in range(seats) if game.log[-1].bids[s] is None)
+                    game.apply(Bid(seat, decide(bots[seat], game.observe(seat), "bid")))
+                else:
+                    seat = game.turn
+                    game.apply(Roll(seat, decide(bots[seat], game.observe(seat), "roll")))
+        finally:
+            for bot in bots.values():
+                bot.close()
+
+
+try:
+    warm_up()
+except Exception as exc:  # the workers will load what they need themselves
+    log.warning("the bots' fork server could not warm up (%s): each worker loads the bots itself",
+                type(exc).__name__)
