@@ -1,7 +1,7 @@
 """Imported once, by the fork server the bots' worker processes are forked from: it loads numpy, numba,
 the simulator's compiled kernels and the networks by playing a hand with each searching level, so that
-every worker starts with them and shares their memory with the others (each forked worker holds about
-5 MB of its own, where a worker spawned fresh loaded 70 MB for itself).
+every worker starts with them and shares their memory with the others (a forked worker holds about
+20 MB of its own after some play, where a worker spawned fresh loaded 70 MB for itself).
 
 Its work is done at import, because importing is the one thing a fork server does before it forks
 (`multiprocessing.set_forkserver_preload`). Nothing here may stop the import: a fork server that
