@@ -125,31 +125,28 @@ def process_tree(roots: list[int]) -> list[int]:
     return out
 
 
-def rss_kib(pids: list[int]) -> int:
-    """Summed VmRSS of these processes, in KiB."""
+def _summed_kib(pids: list[int], file: str, field: str) -> int:
+    """The sum over these processes of the `field` line of /proc/PID/`file`, in KiB (a process gone: 0)."""
     total = 0
     for pid in pids:
         try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
+            for line in Path(f"/proc/{pid}/{file}").read_text().splitlines():
+                if line.startswith(field):
                     total += int(line.split()[1])
         except OSError:
             pass
     return total
+
+
+def rss_kib(pids: list[int]) -> int:
+    """Summed VmRSS of these processes, in KiB."""
+    return _summed_kib(pids, "status", "VmRSS:")
 
 
 def pss_kib(pids: list[int]) -> int:
     """Summed proportional set size of these processes, in KiB: each shared page counted once in all
     (RSS counts it in every process that maps it, such as the bot workers forked from one fork server)."""
-    total = 0
-    for pid in pids:
-        try:
-            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-                if line.startswith("Pss:"):
-                    total += int(line.split()[1])
-        except OSError:
-            pass
-    return total
+    return _summed_kib(pids, "smaps_rollup", "Pss:")
 
 
 def cpu_seconds(pids: list[int]) -> float:
