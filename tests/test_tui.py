@@ -469,6 +469,21 @@ def test_hint_is_the_same_advice_as_the_advise_command() -> None:
     assert f"Hint: bid {advice.best}" in out.getvalue()
 
 
+def test_a_hint_on_a_terminal_says_it_is_being_worked_out_then_clears_that_line() -> None:
+    """The first hint of an install compiles the advisor (about 5 s here): the player sees why it waits."""
+    game = Game(4, seed=5)
+    out = io.StringIO()
+    terminal = Console(file=out, width=100, color_system=None, force_terminal=True)
+    Screen(terminal, game.names, 2, game.rules, game.hands).hint(game.observe(2))
+    text = out.getvalue()
+    assert "Working out a hint…" in text and "Hint: bid" in text
+    assert text.rindex("Working out a hint…") < text.index("Hint: bid")  # gone before the advice is shown
+    plain_out = io.StringIO()
+    Screen(Console(file=plain_out, width=100, color_system=None), game.names, 2, game.rules, game.hands).hint(
+        game.observe(2))
+    assert "Working out" not in plain_out.getvalue()  # nothing of it in a pipe or a file
+
+
 # --- the screen reads the seat's view (and the rules' words), not state of its own --------------
 
 

@@ -165,6 +165,10 @@ def _state(view: View, trick: TrickView, rolls: int | None = None) -> TrickState
     return TrickState.of(((r.die, r.face) for r in shown), view.rules)
 
 
+#: What the terminal shows while a hint is worked out.
+_WORKING = "Working out a hint…"
+
+
 class Screen:
     """Prints one seat's game: the story so far, its turn's menu, sheets and podium.
 
@@ -511,7 +515,8 @@ class Screen:
             from .advice import advice_table
 
             position = (view.seat - view.start) % view.seats
-            advice = advise(view.dice, view.seats, position=position, rules=view.rules, seed=view.hand)
+            with self.console.status(_WORKING):  # a fraction of a second; the first hint of an install compiles
+                advice = advise(view.dice, view.seats, position=position, rules=view.rules, seed=view.hand)
             self.console.print(advice_table(advice))
             self.console.print(f"[dim]Hint: bid {advice.best} (simulated, others playing greedy; "
                                f"± is a 95 % interval).[/]")
@@ -519,7 +524,8 @@ class Screen:
         from ..bots.montecarlo import MonteCarloBot
 
         bot = MonteCarloBot(random.Random(view.hand))
-        best = bot.roll(view)
+        with self.console.status(_WORKING):
+            best = bot.roll(view)
         explanation = bot.last_explanation
         lines = [f"  {c.choice!s:9s} {c.mean:+6.1f} ± {1.96 * c.stderr:.1f}" if c.n else f"  {c.choice!s}  (the only die you may roll: nothing to weigh)"
                  for c in (explanation.choices if explanation else ())]
