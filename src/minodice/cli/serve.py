@@ -29,7 +29,7 @@ def serve(
     ] = 120.0,
     workers: Annotated[int | None, typer.Option(
         help="Processes the searching bots think in (each started when a table first needs one; "
-        "about 100 MB each; at most 64). Default: one per core, up to 4.", min=1, max=64,
+        "about 50 MB each, beside the 110 MB they are forked from; at most 64). Default: one per core, up to 4.", min=1, max=64,
         show_default=False)] = None,
     review_bot: Annotated[
         str | None,

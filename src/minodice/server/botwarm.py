@@ -32,12 +32,10 @@ def warm_up(seats: int = 4) -> None:
         bots = {s: made(level.spec, f"warm-up:{s}", game.setup_view(s)) for s in range(seats)}
         try:
             while not game.over and len(game.log) == 1:
-                if game.phase is Phase.BID:
-                    seat = next(s for s in range(seats) if game.log[-1].bids[s] is None)
-                    game.apply(Bid(seat, decide(bots[seat], game.observe(seat), "bid")))
-                else:
-                    seat = game.turn
-                    game.apply(Roll(seat, decide(bots[seat], game.observe(seat), "roll")))
+                seat = game.to_act()[0]
+                what = "bid" if game.phase is Phase.BID else "roll"
+                answer = decide(bots[seat], game.observe(seat), what)
+                game.apply(Bid(seat, answer) if what == "bid" else Roll(seat, answer))
         finally:
             for bot in bots.values():
                 bot.close()

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 def default_workers() -> int:
     """The bot processes a server starts at most unless told: one per core, up to 4 (more processes than
-    cores add memory, about 100 MB each, not speed)."""
+    cores add memory, about 50 MB each, not speed)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return max(1, min(4, cores))
 
