@@ -243,6 +243,11 @@ def test_two_browsers_and_two_bots_play_to_the_podium(server, browser):
     ana.wait_for_selector("#screen-game:not([hidden])")
     bo.wait_for_selector("#screen-game:not([hidden])")
 
+    held: list = []  # the hint request, held back for a moment (below)
+
+    def hold(route) -> None:
+        held.append(route)
+
     shots = {"bidding": False, "rolling": False, "sheet": False}
     reloaded = False
     deadline = time.monotonic() + 75
@@ -251,9 +256,23 @@ def test_two_browsers_and_two_bots_play_to_the_podium(server, browser):
         assert not errors, errors
         for page in (ana, bo):
             if page is ana and not shots["bidding"] and ana.locator("#bid-pad").is_visible():
-                # The hint: the bid advisor's table for Ana's own dice, one row per bid.
+                # The hint: the bid advisor's table for Ana's own dice, one row per bid. The request
+                # is held at first: meanwhile the box says the hint is being worked out.
+                ana.route("**/api/tables/*/hint", hold)
                 ana.click("#hint-button")
-                ana.wait_for_selector("#hint-box:not([hidden])")
+                ana.wait_for_selector("#hint-box:not([hidden]) .hint-working")
+                assert ana.locator("#hint-box").text_content() == "Working out a hint…"
+                assert ana.locator("#hint-button").is_disabled()
+                assert ana.get_attribute("#hint-box", "aria-busy") == "true"
+                asked = time.monotonic() + 10
+                while not held:  # the route handler runs while Playwright waits
+                    assert time.monotonic() < asked, "the hint request never left the page"
+                    ana.wait_for_timeout(20)
+                held[0].continue_()
+                ana.unroute("**/api/tables/*/hint", hold)
+                ana.wait_for_selector("#hint-box:not([hidden]) .hint-best")
+                assert ana.get_attribute("#hint-box", "aria-busy") is None
+                assert ana.locator("#hint-button").is_enabled()
                 assert "Best bid" in (ana.locator("#hint-box").text_content() or "")
                 assert ana.locator("#hint-box tr").count() == ana.locator("#bid-buttons button").count() + 1
                 _shot(ana, "bidding")

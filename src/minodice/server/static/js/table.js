@@ -263,12 +263,22 @@ function facesText(die) {
 }
 
 // The bid advisor for this seat's dice (GET /api/tables/{code}/hint), shown under the bid pad.
+// While it is computed (about two seconds the first time after installing) the box says so.
 export async function showHint(hand) {
   const box = $("hint-box");
   const button = $("hint-button");
   button.disabled = true;
+  box.textContent = "";
+  box.append(el("p", { class: "hint-working", text: t("hint.working") }));
+  box.dataset.hand = String(hand);
+  box.setAttribute("aria-busy", "true");
+  box.hidden = false;
   try {
     const a = await api.hint(S.code, S.token);
+    if (String(S.view?.hand) !== String(hand)) {
+      box.hidden = true; // the hand it was asked for is over
+      return;
+    }
     const table = el("table", { class: "hint-table" });
     table.append(el("tr", {}, [
       el("th", { text: t("hint.bid") }), el("th", { text: t("hint.expected") }), el("th", { text: t("hint.made") }),
@@ -284,11 +294,11 @@ export async function showHint(hand) {
     box.textContent = "";
     box.append(el("p", { class: "hint-best", text: t("hint.best", { bid: a.best_bid }) }), table,
       el("p", { class: "hint-note", text: t("hint.note", { deals: a.deals }) }));
-    box.dataset.hand = String(hand);
-    box.hidden = false;
   } catch (err) {
+    box.hidden = true;
     showError(err);
   } finally {
+    box.removeAttribute("aria-busy");
     button.disabled = false;
   }
 }
