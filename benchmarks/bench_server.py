@@ -125,8 +125,8 @@ def process_tree(roots: list[int]) -> list[int]:
     return out
 
 
-def _summed_kib(pids: list[int], file: str, field: str) -> int:
-    """The sum over these processes of the `field` line of /proc/PID/`file`, in KiB (a process gone: 0)."""
+def _summed_kib(pids: list[int], file: str, field: str | tuple[str, ...]) -> int:
+    """The sum over these processes of the `field` lines of /proc/PID/`file`, in KiB (a process gone: 0)."""
     total = 0
     for pid in pids:
         try:
@@ -147,6 +147,12 @@ def pss_kib(pids: list[int]) -> int:
     """Summed proportional set size of these processes, in KiB: each shared page counted once in all
     (RSS counts it in every process that maps it, such as the bot workers forked from one fork server)."""
     return _summed_kib(pids, "smaps_rollup", "Pss:")
+
+
+def private_kib(pids: list[int]) -> int:
+    """Summed private memory (USS) of these processes, in KiB: the pages no other process maps, so
+    unlike PSS it does not fall when unrelated programs on the machine load the same libraries."""
+    return _summed_kib(pids, "smaps_rollup", ("Private_Clean:", "Private_Dirty:"))
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -502,18 +508,20 @@ def client_process(jobs: list[Job], opts: dict[str, Any], ready_q: Any, go_mp: A
 # --- the run ---------------------------------------------------------------------------------------
 
 class Sampler:
-    """The servers' summed RSS now and the peak seen, and the peak of their summed PSS."""
+    """The servers' summed RSS now and the peak seen, and the peaks of their summed PSS and USS."""
 
     def __init__(self, fleet: Fleet) -> None:
         self.fleet = fleet
         self.peak = 0
         self.pss_peak = 0
+        self.private_peak = 0
 
     def sample(self) -> int:
         pids = self.fleet.pids()
         kib = rss_kib(pids)
         self.peak = max(self.peak, kib)
         self.pss_peak = max(self.pss_peak, pss_kib(pids))
+        self.private_peak = max(self.private_peak, private_kib(pids))
         return kib
 
 
@@ -575,6 +583,7 @@ def play(args: argparse.Namespace, fleet: Fleet, jobs: list[Job]) -> dict[str, A
                 p.terminate()
     return {"results": results, "connect_s": connect_s, "rss_connected": connected, "rss_peak": sampler.peak,
             "pss_peak": sampler.pss_peak,
+            "private_peak": sampler.private_peak,
             "server_cpu_s": server_cpu, "db_cpu_s": db_cpu, "wall_s": wall}
 
 
@@ -627,6 +636,7 @@ def summarise(args: argparse.Namespace, raw: dict[str, Any], setup_s: float, idl
         "errors": len(errors), "error_samples": errors[:5],
         "rss_idle_kib": idle, "rss_connected_kib": raw["rss_connected"], "rss_peak_kib": raw["rss_peak"],
         "pss_peak_kib": raw["pss_peak"],
+        "private_peak_kib": raw["private_peak"],
         "mem_per_table_kib": round((raw["rss_connected"] - idle) / args.tables, 1),
         "peak_per_table_kib": round((raw["rss_peak"] - idle) / args.tables, 1),
         "server_cpu_s": round(raw["server_cpu_s"], 2),
@@ -650,6 +660,7 @@ LABELS = {
     "error_samples": "error samples", "rss_idle_kib": "server RSS idle (KiB)",
     "rss_connected_kib": "RSS connected (KiB)", "rss_peak_kib": "RSS peak (KiB)",
     "pss_peak_kib": "PSS peak (KiB, shared pages once)",
+    "private_peak_kib": "private peak (KiB, USS)",
     "mem_per_table_kib": "memory/table (KiB)", "peak_per_table_kib": "peak/table (KiB)",
     "server_cpu_s": "server CPU (s)", "server_cpu_pct": "server CPU (% core)",
     "cpu_ms_per_action": "CPU ms / action", "db_cpu_s": "PostgreSQL CPU (s)", "client_cpu_s": "client CPU (s)",

@@ -29,11 +29,12 @@ def test_bench_server_two_tables(tmp_path: Path) -> None:
     # Each person bids and rolls in every hand; the bots as many times (less their bids made before the start).
     assert report["actions"] > 0 and 0 < report["bot_actions"] <= report["actions"]
     assert 0 < report["p50_ms"] <= report["p99_ms"] <= report["max_ms"]
-    for key in ("rss_idle_kib", "rss_connected_kib", "rss_peak_kib", "pss_peak_kib", "server_cpu_s", "cpu_ms_per_action",
-                "client_cpu_s"):
+    for key in ("rss_idle_kib", "rss_connected_kib", "rss_peak_kib", "pss_peak_kib", "private_peak_kib", "server_cpu_s",
+                "cpu_ms_per_action", "client_cpu_s"):
         assert report[key] > 0, key
     assert report["rss_peak_kib"] >= report["rss_connected_kib"]
     assert report["pss_peak_kib"] <= report["rss_peak_kib"]  # PSS counts a shared page once, RSS in every process
+    assert report["private_peak_kib"] <= report["pss_peak_kib"]  # PSS adds a share of the shared pages
     for key in ("mem_per_table_kib", "peak_per_table_kib"):
         assert isinstance(report[key], (int, float)), key
     assert "latency p99 (ms)" in done.stdout and "memory/table (KiB)" in done.stdout
