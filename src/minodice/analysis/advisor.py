@@ -31,9 +31,10 @@ from ..rules import Rules
 from ..sim import kernel as K
 from ..sim.kernel import S_BIDS
 from ..sim.playout import hand_start_state, policy_array, strength_array
+from ..view import View
 from . import OPPONENT_POLICIES
 
-__all__ = ["OPPONENT_POLICIES", "Advice", "BidEstimate", "advise", "parse_dice"]
+__all__ = ["OPPONENT_POLICIES", "Advice", "BidEstimate", "advise", "bid_hint", "parse_dice"]
 
 #: Deals drawn between precision checks, and playouts per deal and bid.
 _BATCH, _PER = 64, 2
@@ -219,6 +220,15 @@ def advise(
         bids=estimates, deals=deals, playouts=int(k.max()) * _PER, seconds=time.perf_counter() - began,
         precise=bool(half.max() <= precision),
     )
+
+
+def bid_hint(view: View) -> Advice:
+    """The players' bid hint (the terminal's `hint` while bidding, the web game's Hint button): `advise`
+    for the dice of the seat of `view`, at its place in the first trick's order, under the table's rules."""
+    if view.seat is None or not view.bidding:
+        raise ValueError("a bid hint needs the view of a seat that is bidding")
+    return advise(view.dice, view.seats, position=(view.seat - view.start) % view.seats, rules=view.rules,
+                  seed=view.hand)
 
 
 def _half_widths(s1: np.ndarray, s2: np.ndarray, k: np.ndarray) -> np.ndarray:

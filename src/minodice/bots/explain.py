@@ -9,6 +9,7 @@ and shows that evidence:
 
 - `explain(view, spec, seed)` — the decision of bot `spec` for a seat's `View`;
 - `explain_decision(game, seat, spec, seed)` — the same for a seat of a live game;
+- `roll_hint(view, seed)` — the players' roll hint (`ROLL_HINT_BOT`'s decision for that view);
 - `position_from_record(record, hand, trick, roll)` / `position_from_seed(...)` —
   a game stopped just before a bid or a roll (from a record file, or from a fresh
   seeded game played by bots up to that point; `record.record_positions` walks every
@@ -24,9 +25,10 @@ and shows that evidence:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ..codes import printable
 from ..dice import Die
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from ..view import View
 
 __all__ = [
+    "ROLL_HINT_BOT",
     "ChoiceStat",
     "Explanation",
     "explain",
@@ -47,6 +50,7 @@ __all__ = [
     "position_from_record",
     "position_from_seed",
     "render_explanation",
+    "roll_hint",
 ]
 
 
@@ -90,6 +94,27 @@ class Explanation:
                 return c
         raise KeyError(choice)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The evidence as plain JSON-ready data (the web game's roll hint): every alternative with its
+        expected score and the half-width of its 95 % interval (None where not estimated: a forced choice
+        is not weighed, 0 samples) and its samples."""
+        return {
+            "kind": self.kind, "seat": self.seat, "bot": self.bot, "chosen": _plain(self.chosen),
+            "choices": [{"choice": _plain(c.choice), "expected_score": _finite(c.mean),
+                         "ci95": _finite(1.96 * c.stderr), "samples": c.n} for c in self.choices],
+            "samples": self.samples, "seconds": round(self.seconds, 3),
+        }
+
+
+def _finite(x: float) -> float | None:
+    """`x` rounded for showing, or None if it is not a number (JSON has no NaN)."""
+    return round(x, 3) if math.isfinite(x) else None
+
+
+def _plain(choice: int | Die) -> int | str:
+    """A bid as itself, a die by its name."""
+    return choice.value if isinstance(choice, Die) else choice
+
 
 # --- asking a bot -------------------------------------------------------------------------
 
@@ -117,6 +142,18 @@ def explain(view: View, spec: str = "montecarlo", seed: object = 0) -> Explanati
             f"the {bot.name} bot does not explain its decisions: use montecarlo, ismcts, neural+search or oracle"
         )
     return expl
+
+
+#: The bot whose search the roll hint shows (the terminal's `hint` while rolling, the web game's Hint button).
+ROLL_HINT_BOT: Final = "montecarlo"
+
+
+def roll_hint(view: View, seed: object = 0) -> Explanation:
+    """The roll hint for the seat of `view`, whose turn it is to roll: `ROLL_HINT_BOT`'s value of each die it
+    may roll, from what the seat sees only."""
+    if view.seat is None or not view.legal or not isinstance(view.legal[0], Die):
+        raise ValueError("a roll hint needs a view of the seat whose turn it is to roll")
+    return explain(view, ROLL_HINT_BOT, seed)
 
 
 def explain_decision(game: Game, seat: int, spec: str = "montecarlo", seed: object = 0) -> Explanation:

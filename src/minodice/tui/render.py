@@ -10,7 +10,6 @@ registry's words (`Reason.text()`).
 
 from __future__ import annotations
 
-import random
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -511,23 +510,20 @@ class Screen:
         if view.seat is None:
             return  # a spectator has no decision to advise on
         if view.bidding:
-            from ..analysis.advisor import advise
+            from ..analysis.advisor import bid_hint
             from .advice import advice_table
 
-            position = (view.seat - view.start) % view.seats
             with self.console.status(_WORKING):  # a fraction of a second; the first hint of an install compiles
-                advice = advise(view.dice, view.seats, position=position, rules=view.rules, seed=view.hand)
+                advice = bid_hint(view)
             self.console.print(advice_table(advice))
             self.console.print(f"[dim]Hint: bid {advice.best} (simulated, others playing greedy; "
                                f"± is a 95 % interval).[/]")
             return
-        from ..bots.montecarlo import MonteCarloBot
+        from ..bots.explain import roll_hint
 
-        bot = MonteCarloBot(random.Random(view.hand))
         with self.console.status(_WORKING):
-            best = bot.roll(view)
-        explanation = bot.last_explanation
+            explanation = roll_hint(view, seed=view.hand)
         lines = [f"  {c.choice!s:9s} {c.mean:+6.1f} ± {1.96 * c.stderr:.1f}" if c.n else f"  {c.choice!s}  (the only die you may roll: nothing to weigh)"
-                 for c in (explanation.choices if explanation else ())]
+                 for c in explanation.choices]
         self.console.print("Expected score of this hand for each die you may roll now:\n" + "\n".join(lines))
-        self.console.print(f"[dim]Hint: roll {best.value} (montecarlo's choice).[/]")
+        self.console.print(f"[dim]Hint: roll {explanation.chosen!s} ({explanation.bot}'s choice).[/]")
