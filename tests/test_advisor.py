@@ -181,3 +181,16 @@ def test_advice_for_eight_dice_fits_80_columns() -> None:
     narrow.print(advice_table(advice))
     assert "…" not in narrow.export_text()  # nothing cut short at 80 columns
 
+
+
+def test_the_bid_hint_advises_the_seat_of_a_view_on_its_own_dice_at_its_place() -> None:
+    from minodice.analysis.advisor import bid_hint
+    from minodice.game import Bid, Game
+
+    game = Game(4, seed=3)
+    game.apply(Bid(0, 0))
+    view = game.observe(2)  # seat 2 rolls third in the first trick (seat 0 starts hand 1)
+    advice = bid_hint(view)
+    assert advice.dice == view.dice and advice.players == 4 and advice.position == 2
+    with pytest.raises(ValueError, match="bidding"):
+        bid_hint(game.observe(None))  # a spectator has no bid
