@@ -295,7 +295,7 @@ def test_every_emitted_code_is_in_the_registry() -> None:
     seen = {code for code, _ in found}
     # the scan sees the engine's, the rules', and the server's codes
     assert {"must_follow", "not_your_turn", "highest_number", "mermaid_took_minotaur"} <= seen
-    assert {"no_table", "bad_message", "flood", "need_hello", "not_bidding", "bad_bots"} <= seen
+    assert {"no_table", "bad_message", "flood", "need_hello", "no_decision", "bad_bots"} <= seen
     missing = sorted({f"{code} ({where})" for code, where in found if code not in codes.CODES})
     assert not missing, "codes emitted but not in minodice.codes: " + ", ".join(missing)
 

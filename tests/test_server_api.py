@@ -180,7 +180,7 @@ def test_idle_tables_expire(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_hint_advises_only_your_own_bid_and_can_be_switched_off(server: ServerProcess, http: httpx.Client) -> None:
+def test_hint_advises_only_your_own_bid_or_roll_and_can_be_switched_off(server: ServerProcess, http: httpx.Client) -> None:
     t = make_table(http, 3, [None, None, "greedy"], ["Ana", "Ben"])
     code, tokens = t["code"], t["tokens"]
     assert http.get(f"/api/tables/{code}").json()["hints"] is True
@@ -208,9 +208,26 @@ def test_hint_advises_only_your_own_bid_and_can_be_switched_off(server: ServerPr
         assert time.monotonic() < deadline
         ana.pump(0.1)
     r = http.get(f"/api/tables/{code}/hint", headers={"Authorization": f"Bearer {tokens[0]}"})
-    assert r.status_code == 409 and r.json()["detail"]["code"] == "not_bidding"
-    assert "ask while you are choosing it" in r.json()["detail"]["message"]
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "no_decision"
+    assert "ask when it is your turn" in r.json()["detail"]["message"]
+    # When Ben has bid too, Ana (the start player) rolls first: the hint weighs her one die (forced:
+    # nothing to weigh), and asked again it gives the very same answer; Ben, not on turn, gets none.
+    ben = Player(server.ws_base, code, tokens[1])
+    ben.send({"type": "bid", "bid": 0})
+    while not isinstance((ana.state["view"].get("legal") or [0])[0], str):  # her dice to roll
+        assert time.monotonic() < deadline + 10
+        ana.pump(0.1)
+    r = http.get(f"/api/tables/{code}/hint", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert r.status_code == 200, r.text
+    roll = r.json()
+    assert roll["kind"] == "roll" and roll["seat"] == 0 and roll["bot"] == "montecarlo"
+    assert roll["chosen"] == answers[0]["dice"][0]
+    assert roll["choices"] == [{"choice": answers[0]["dice"][0], "expected_score": None, "ci95": None, "samples": 0}]
+    assert http.get(f"/api/tables/{code}/hint", headers={"Authorization": f"Bearer {tokens[0]}"}).json() == roll
+    r = http.get(f"/api/tables/{code}/hint", headers={"Authorization": f"Bearer {tokens[1]}"})
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "no_decision"
     ana.close()
+    ben.close()
     off = http.post("/api/tables", json={"seats": 3, "bots": [None, "greedy", "greedy"], "name": "Cy", "hints": False})
     assert off.status_code == 201 and off.json()["table"]["hints"] is False
     code2, token2 = off.json()["table"]["code"], off.json()["token"]

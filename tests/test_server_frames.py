@@ -38,7 +38,7 @@ def make_table(seats: int, rules: dict[str, str], seed: int) -> Table:
         host_hash="host", host_seat=0, players=players,
         created=dt.datetime(2025, 3, 4, 5, 6, 7, 890123, tzinfo=dt.UTC),
     )
-    table = Table(stored, Hub(Settings(), None, None, None))  # no store: nothing is saved (nor needed) here
+    table = Table(stored, Hub(Settings(), None, None))  # no store: nothing is saved (nor needed) here
     assert table.game is not None
     return table
 

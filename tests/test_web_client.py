@@ -248,7 +248,7 @@ def test_two_browsers_and_two_bots_play_to_the_podium(server, browser):
     def hold(route) -> None:
         held.append(route)
 
-    shots = {"bidding": False, "rolling": False, "sheet": False}
+    shots = {"bidding": False, "rolling": False, "sheet": False, "roll_hint": False}
     reloaded = False
     deadline = time.monotonic() + 75
     while ana.locator("#screen-podium").is_hidden() or bo.locator("#screen-podium").is_hidden():
@@ -286,6 +286,21 @@ def test_two_browsers_and_two_bots_play_to_the_podium(server, browser):
                 _shot(ana, "rolling")
                 _shot(bo, "phone")
                 shots["rolling"] = True
+            legal = set(ana.locator("#my-dice button.legal .dname").all_text_contents()) if page is ana else set()
+            if page is ana and not shots["roll_hint"] and len(legal) >= 2:
+                # On her turn to roll, the hint weighs each kind of die she may roll (hers only), the best in bold.
+                ana.keyboard.press("h")  # the hint's key
+                ana.wait_for_selector("#hint-box:not([hidden]) .hint-best")
+                assert (ana.locator("#hint-box .hint-best").text_content() or "").startswith("Best die: ")
+                rows = ana.locator("#hint-box tr td:first-child").all_text_contents()
+                assert sorted(rows) == sorted(legal)  # one row a kind: two purple dice are one choice
+                assert ana.locator("#hint-box tr.best").count() == 1
+                assert "Monte Carlo" in (ana.locator("#hint-box .hint-note").text_content() or "")
+                _shot(ana, "roll-hint")
+                shots["roll_hint"] = True
+                _act(ana)
+                ana.wait_for_selector("#hint-box", state="hidden")  # her roll made it an old position
+                continue
             did = _act(page)
             if did is None:
                 page.wait_for_timeout(40)

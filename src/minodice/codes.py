@@ -89,9 +89,9 @@ SERVER_ERRORS: dict[str, str] = {
     "not_seated": "only a player seated at this table may do that",
     "not_started": "the game has not started yet",
     "not_over": "a rematch can start only once the game is over",
+    "no_decision": "the hint advises your own bid or roll: ask when it is your turn",
     "no_hints": "hints are switched off at this table",
     "not_playing": "hints are given while the game is on",
-    "not_bidding": "the hint advises your bid: ask while you are choosing it",
     "too_large": "a request has at most {limit} bytes",
     # a player's name (create, join: `protocol.clean_name`)
     "name_empty": "a name needs at least one visible letter, digit or sign",

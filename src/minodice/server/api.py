@@ -6,7 +6,6 @@ token, and let the table or the manager do the work.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Annotated, Any
 
@@ -15,7 +14,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from .. import record as records
-from ..analysis.advisor import advise
 from ..bots import BUILTIN
 from ..bots.levels import LEVELS
 from ..codes import printable
@@ -23,6 +21,7 @@ from ..dice import BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, Face
 from ..rules import RULE_OPTIONS, places
 from . import chat
 from . import protocol as P
+from .hints import hint_kind
 from .manager import TableManager
 from .tables import Refused, Table, check_bot
 
@@ -225,10 +224,13 @@ async def get_analysis(code: str, m: Manager) -> dict[str, Any]:
     return await m.reviews.of(table.code, rec)
 
 
-@router.get("/tables/{code}/hint", summary="Bid advice for your own dice (if the table allows hints)")
+@router.get("/tables/{code}/hint", summary="Advice on your own bid or roll (if the table allows hints)")
 async def hint(
     code: str, request: Request, m: Manager, authorization: Annotated[str | None, Header()] = None
 ) -> dict[str, Any]:
+    """While you bid: every bid's expected score for your dice (`"kind": "bid"`). When it is your turn to
+    roll: the expected score of the hand for each die you may roll (`"kind": "roll"`). Asked again for
+    the same position, the same answer."""
     table = await _table(m, code)
     async with table.lock:
         if not table.hints:
@@ -240,13 +242,9 @@ async def hint(
         if game is None or table.status != "playing":
             raise Refused("not_playing", status=409)
         view = game.observe(seat)
-        if not view.bidding or view.bid_placed[seat]:
-            raise Refused("not_bidding", status=409)
-    advice = await asyncio.get_running_loop().run_in_executor(
-        m.hub.pool, lambda: advise(view.dice, view.seats, position=(seat - view.start) % view.seats,
-                                   rules=view.rules, seed=view.hand),
-    )
-    return advice.to_dict()
+        if hint_kind(view) is None:
+            raise Refused("no_decision", status=409)
+    return await m.hints.of(table.code, view)
 
 
 #: The most an error reply repeats of a request: characters of a message, of a text parameter or

@@ -33,6 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ..bots import BUILTIN, Bot, make_bot, parse_spec
+from ..bots.explain import Explanation, roll_hint
 from ..bots.levels import level_spec
 from ..view import View
 from ..workers import start_worker
@@ -184,8 +185,8 @@ def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _decide_here(key: Key, seed: str, setup: View | None, view: View, what: str, deadline: float) -> Any:
-    """The answer of the bot `key`, made if new; the watchdog ends the process if it is late."""
+def _watched(deadline: float, work: Callable[[], T]) -> T:
+    """`work()`, which the watchdog ends this process for if it runs past `deadline` seconds."""
     global _started, _deadline, _watching
     _deadline = deadline
     if not _watching:
@@ -193,9 +194,19 @@ def _decide_here(key: Key, seed: str, setup: View | None, view: View, what: str,
         threading.Thread(target=_watch, daemon=True, name="minodice-deadline").start()
     _started = time.monotonic()
     try:
-        return decide(_kept(_held, key, seed, setup), view, what)
+        return work()
     finally:
         _started = None
+
+
+def _decide_here(key: Key, seed: str, setup: View | None, view: View, what: str, deadline: float) -> Any:
+    """The answer of the bot `key`, made if new."""
+    return _watched(deadline, lambda: decide(_kept(_held, key, seed, setup), view, what))
+
+
+def _roll_hint_here(view: View, seed: str, deadline: float) -> Explanation:
+    """The roll hint for `view` (`bots.explain.roll_hint`)."""
+    return _watched(deadline, lambda: roll_hint(view, seed))
 
 
 def _forget_here(table: str) -> None:
@@ -255,6 +266,19 @@ class BotPool:
                 log.warning("table %s: bot %s could not decide: %s", table, spec, type(exc).__name__)
                 break
         return (view.legal or ())[0]
+
+    async def roll_hint(self, table: str, view: View, seed: str) -> Explanation:
+        """A player's roll hint at `table` (`bots.explain.roll_hint` for their `view`), worked out in the
+        process holding the table's bots (so that it never holds the event loop); a process that dies
+        is replaced and asked once more."""
+        if self._closed:
+            raise RuntimeError("the bot pool is closed")
+        slot = self._slot(table)
+        try:
+            return await self._workers[slot].run(_roll_hint_here, view, seed, self.deadline)
+        except BrokenProcessPool:
+            log.warning("table %s: the bots' process %d ended during a hint; starting another", table, slot)
+            return await self._workers[slot].run(_roll_hint_here, view, seed, self.deadline)
 
     def forget(self, table: str) -> None:
         """Let go of `table`'s bots (it stopped, or another server process drives it now)."""

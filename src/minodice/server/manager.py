@@ -20,6 +20,7 @@ from typing import Any
 from ..rules import RuleError, Rules
 from .botpool import BotPool
 from .cluster import Cluster
+from .hints import Hints
 from .reviews import Reviews
 from .settings import Settings
 from .store import SeedKeyError, Store, StoredSeat, StoredTable
@@ -87,9 +88,9 @@ class TableManager:
         # One thread keeps a SQLite file's writes in order; PostgreSQL's row locks order each table's.
         threads = 4 if self.cluster is not None else 1
         self._db_thread = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="minodice-db")
-        self.pool = ThreadPoolExecutor(max_workers=max(1, settings.workers), thread_name_prefix="minodice-hint")
+        self._hint_threads = ThreadPoolExecutor(max_workers=max(1, settings.workers), thread_name_prefix="minodice-hint")
         self.bots = BotPool(settings.workers)
-        self.hub = Hub(settings, self.store, self.pool, self.db, ActionWriter(self.store, self.db), self.cluster,
+        self.hub = Hub(settings, self.store, self.db, ActionWriter(self.store, self.db), self.cluster,
                        self.bots)
         self.tables: dict[str, Table] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -97,6 +98,8 @@ class TableManager:
         self._checkpoint_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="minodice-checkpoint")
         #: Analyses of finished games (the replay page), in a worker process.
         self.reviews = Reviews(settings.review_bot)
+        #: Seated players' hints: the bid advisor in threads of its own, the roll hint in `bots`.
+        self.hints = Hints(self._hint_threads, self.bots)
 
     async def db(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a store call on the database thread (in order, off the event loop)."""
@@ -141,7 +144,7 @@ class TableManager:
             await self.cluster.stop()
         for table in list(self.tables.values()):
             await table.stop()
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self._hint_threads.shutdown(wait=False, cancel_futures=True)
         self.bots.close()
         self.reviews.close()
         self._db_thread.shutdown(wait=True)

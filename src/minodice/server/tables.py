@@ -37,7 +37,6 @@ from .settings import Settings
 from .store import Store, StoredSeat, StoredTable, utcnow
 
 if TYPE_CHECKING:
-    from concurrent.futures import Executor
 
     from .cluster import Cluster
 
@@ -124,14 +123,13 @@ class Client:
 
 
 class Hub:
-    """What tables share: settings, the store, the bots' processes (`bots`), the threads the bid hints are
-    computed in (`pool`) and `db` (runs a store call on the database thread)."""
+    """What tables share: settings, the store, the bots' processes (`bots`) and `db` (runs a store call on
+    the database thread)."""
 
     def __init__(
         self,
         settings: Settings,
         store: Store,
-        pool: Executor,
         db: Callable[..., Awaitable[Any]],
         append_action: Any = None,
         cluster: Cluster | None = None,
@@ -142,7 +140,6 @@ class Hub:
         #: Other server processes share the database (PostgreSQL): news goes through it (cluster.py).
         self.cluster = cluster
         self.store = store
-        self.pool = pool
         self.db = db
         #: `save_action(code, n, seat, kind, value, totals)`: queues an action to store at once (with the
         #: final totals if it ended the game) and returns what to await for its commit (the manager's

@@ -32,6 +32,7 @@ function onKey(ev) {
   const k = ev.key.toLowerCase();
   if (k === "s") return toggleSheet();
   if (k === "l") return toggleLog();
+  if (k === "h") return $("hint-button").hidden || $("hint-button").disabled ? undefined : showHint();
   if (/^\d$/.test(ev.key)) {
     const n = Number(ev.key);
     if (!$("bid-pad").hidden) {
@@ -106,7 +107,7 @@ function wire() {
   $("join-code-form").addEventListener("submit", onJoinCode);
   $("join-form").addEventListener("submit", onJoinSeat);
   $("start-btn").addEventListener("click", onStart);
-  $("hint-button").addEventListener("click", () => showHint(S.view?.hand));
+  $("hint-button").addEventListener("click", () => showHint());
   $("reclaim-btn").addEventListener("click", reclaimSeat);
   initSound($("sound-btn"));
   $("rematch-btn").addEventListener("click", onRematch);

@@ -46,6 +46,7 @@ export function renderGame() {
   renderTrick(v, d, cur, toRoll);
   renderBidPad(v, d, bidding, myTurnBid);
   renderDice(v, myTurnRoll);
+  renderHint(v, myTurnBid || myTurnRoll);
   renderLog();
   if (S.sheetOpen) renderSheet();
   const rec = api.recordUrl(S.code, S.token);
@@ -184,8 +185,6 @@ function renderBidPad(v, d, bidding, myTurnBid) {
   $("spectator").hidden = !spectator;
   $("me-h").hidden = spectator;
   $("bid-pad").hidden = !myTurnBid;
-  $("hint-button").hidden = !myTurnBid || !S.table?.hints;
-  if (!myTurnBid || $("hint-box").dataset.hand !== String(v.hand)) $("hint-box").hidden = true;
   if (myTurnBid) {
     $("bid-prompt").textContent = t("game.bid_prompt", { n: v.hand });
     const box = $("bid-buttons");
@@ -262,38 +261,45 @@ function facesText(die) {
   return t(`die.${die}.faces`);
 }
 
-// The bid advisor for this seat's dice (GET /api/tables/{code}/hint), shown under the bid pad.
-// While it is computed (about two seconds the first time after installing) the box says so.
-export async function showHint(hand) {
+// Where this seat's decision stands: a hint answers one position (the bid of a hand, or one roll of it).
+function hintAt(v) {
+  const bidding = v.bid_placed.some((b) => !b);
+  return `${v.hand}:${bidding ? "bid" : v.tricks.reduce((n, tr) => n + tr.rolls.length, 0)}`;
+}
+
+// The Hint button while this seat has a decision to make (and the table allows hints); the box of
+// an earlier position goes away.
+function renderHint(v, myDecision) {
+  $("hint-button").hidden = !myDecision || !S.table?.hints;
+  if (!myDecision || $("hint-box").dataset.at !== hintAt(v)) $("hint-box").hidden = true;
+}
+
+const signed = (x) => `${x >= 0 ? "+" : ""}${x.toFixed(1)}`;
+
+// The hint for this seat's decision (GET /api/tables/{code}/hint), shown under its dice: while it
+// bids, the bid advisor's expected score of every bid; on its turn to roll, the expected score of the
+// hand for each die it may roll. While it is computed (about two seconds the first time after
+// installing) the box says so.
+export async function showHint() {
   const box = $("hint-box");
   const button = $("hint-button");
+  if (!S.view) return;
+  const at = hintAt(S.view);
   button.disabled = true;
   box.textContent = "";
   box.append(el("p", { class: "hint-working", text: t("hint.working") }));
-  box.dataset.hand = String(hand);
+  box.dataset.at = at;
   box.setAttribute("aria-busy", "true");
   box.hidden = false;
   try {
     const a = await api.hint(S.code, S.token);
-    if (String(S.view?.hand) !== String(hand)) {
-      box.hidden = true; // the hand it was asked for is over
+    if (!S.view || hintAt(S.view) !== at) {
+      box.hidden = true; // the position it was asked for is past
       return;
     }
-    const table = el("table", { class: "hint-table" });
-    table.append(el("tr", {}, [
-      el("th", { text: t("hint.bid") }), el("th", { text: t("hint.expected") }), el("th", { text: t("hint.made") }),
-    ]));
-    for (const b of a.bids) {
-      const row = el("tr", { class: b.bid === a.best_bid ? "best" : null }, [
-        el("td", { text: String(b.bid) }),
-        el("td", { text: `${b.expected_score >= 0 ? "+" : ""}${b.expected_score.toFixed(1)} ± ${b.ci95.toFixed(1)}` }),
-        el("td", { text: `${Math.round(b.made * 100)} %` }),
-      ]);
-      table.append(row);
-    }
     box.textContent = "";
-    box.append(el("p", { class: "hint-best", text: t("hint.best", { bid: a.best_bid }) }), table,
-      el("p", { class: "hint-note", text: t("hint.note", { deals: a.deals }) }));
+    if (a.kind === "roll") box.append(...rollHint(a));
+    else box.append(...bidHint(a));
   } catch (err) {
     box.hidden = true;
     showError(err);
@@ -301,6 +307,38 @@ export async function showHint(hand) {
     box.removeAttribute("aria-busy");
     button.disabled = false;
   }
+}
+
+function bidHint(a) {
+  const table = el("table", { class: "hint-table" });
+  table.append(el("tr", {}, [
+    el("th", { text: t("hint.bid") }), el("th", { text: t("hint.expected") }), el("th", { text: t("hint.made") }),
+  ]));
+  for (const b of a.bids) {
+    table.append(el("tr", { class: b.bid === a.best_bid ? "best" : null }, [
+      el("td", { text: String(b.bid) }),
+      el("td", { text: `${signed(b.expected_score)} ± ${b.ci95.toFixed(1)}` }),
+      el("td", { text: `${Math.round(b.made * 100)} %` }),
+    ]));
+  }
+  return [el("p", { class: "hint-best", text: t("hint.best", { bid: a.best_bid }) }), table,
+    el("p", { class: "hint-note", text: t("hint.note", { deals: a.deals }) })];
+}
+
+function rollHint(a) {
+  if (a.choices.length === 1 && a.choices[0].samples === 0) {
+    return [el("p", { class: "hint-best", text: t("hint.forced", { die: dieName(a.chosen) }) })];
+  }
+  const table = el("table", { class: "hint-table" });
+  table.append(el("tr", {}, [el("th", { text: t("hint.die") }), el("th", { text: t("hint.expected") })]));
+  for (const c of a.choices) {
+    table.append(el("tr", { class: c.choice === a.chosen ? "best" : null }, [
+      el("td", { text: dieName(c.choice) }),
+      el("td", { text: c.samples ? `${signed(c.expected_score)} ± ${c.ci95.toFixed(1)}` : "—" }),
+    ]));
+  }
+  return [el("p", { class: "hint-best", text: t("hint.best_die", { die: dieName(a.chosen) }) }), table,
+    el("p", { class: "hint-note", text: t("hint.roll_note", { bot: botLabel(a.bot) }) })];
 }
 
 async function sendBid(b) {
