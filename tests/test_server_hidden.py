@@ -5,7 +5,7 @@ real server; then EVERY frame each client received is scanned: die names may
 appear only where the seat may see them (its own dice, its legal choices, the
 rolls on the table), other seats' drawn dice must be null, bids must stay
 hidden until all are in, and a seat's view must hold exactly its own unrolled
-dice. The in-progress record download and the server's log are checked too.
+dice. The in-progress record download, the hints and the server's log are checked too.
 """
 
 from __future__ import annotations
@@ -155,6 +155,19 @@ def test_no_hidden_information_reaches_another_seat(
             if None in last["bids"]:
                 assert all(b is None for s, b in enumerate(last["bids"]) if s != seat)
         assert http.get(f"/api/tables/{code}/record").status_code == 403
+        # mid-game: a hint names only dice its seat holds, and only the seats with a decision get one
+        by_seat = {p.seat: p for p in players}
+        advised = 0
+        for seat, tok in t["tokens"].items():
+            r = http.get(f"/api/tables/{code}/hint", headers={"Authorization": f"Bearer {tok}"})
+            if r.status_code == 409:
+                assert r.json()["detail"]["code"] == "no_decision" and "legal" not in by_seat[seat].state["view"]
+                continue
+            assert r.status_code == 200, r.text
+            named = {name for path, name in die_strings(r.json()) if path != ".rules.all_specials"}
+            assert named and named <= set(by_seat[seat].state["view"]["dice"]), (seat, named)
+            advised += 1
+        assert advised >= 1  # seat 0 is on its decision
         play_out(players)
         for s in spectators:
             if not s.over:
