@@ -6,6 +6,7 @@ Budgets are small here (tests must be fast); `benchmarks/bench_bots.py` measures
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import statistics
@@ -216,6 +217,15 @@ def test_explain_command_prints_alternatives_and_refuses_bad_positions() -> None
     assert "hands 1 to 8" in bad.output
     spec = runner.invoke(app, ["explain", "--bot", "montecarlo:nope=1"])
     assert spec.exit_code == 2
+    as_json = runner.invoke(app, ["explain", "--bot", "montecarlo:sims=8", "--hand", "4", "--trick", "2", "--json"])
+    assert as_json.exit_code == 0, as_json.output
+    data = json.loads(as_json.output)
+    assert data["kind"] == "roll" and data["bot"] == "montecarlo:sims=8"
+    assert data["chosen"] in [c["choice"] for c in data["choices"]]
+    # 8 playouts a die, all on one deal of the hidden dice: an estimate without a spread to tell (null, "—")
+    assert all(c["samples"] == 8 and c["ci95"] is None for c in data["choices"])
+    table = runner.invoke(app, ["explain", "--bot", "montecarlo:sims=8", "--hand", "4", "--trick", "2"])
+    assert "nan" not in table.output and "—" in table.output
 
 
 # --- sensible play in obvious positions -------------------------------------------------------

@@ -25,6 +25,7 @@ and shows that evidence:
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -285,7 +286,7 @@ def render_explanation(expl: Explanation, view: View | None = None) -> Renderabl
         else:
             figures = (
                 f"{c.mean:+.1f}",
-                f"{c.stderr:.1f}",
+                f"{c.stderr:.1f}" if math.isfinite(c.stderr) else "—",  # one determinization: no spread to tell
                 "" if c.mean == best else f"{c.mean - best:+.1f}",
             )
         table.add_row("▶" if chosen else "", _label(c.choice), *figures, str(c.n), style=style)
@@ -331,8 +332,10 @@ def explain_command(
     seed: object = 0,
     bots: str = "greedy",
     console: Console | None = None,
+    as_json: bool = False,
 ) -> Explanation:
-    """Print the explanation of bot `spec`'s decision at a position; return it.
+    """Print the explanation of bot `spec`'s decision at a position (a table, or with `as_json` one
+    line of `Explanation.to_dict`'s JSON); return it.
 
     The position is hand `hand` of `record` (a host record) or of a fresh game
     seeded `game_seed` played by `bots` — at its bidding (`trick` None; `seat`
@@ -352,5 +355,9 @@ def explain_command(
             raise ValueError(f"seat {game.turn} rolls at that position, not seat {seat}")
         seat = game.turn
     expl = explain_decision(game, seat, spec, seed)
-    (console or Console()).print(render_explanation(expl, game.observe(seat)))
+    out = console or Console()
+    if as_json:
+        out.print_json(json.dumps(expl.to_dict(), allow_nan=False), indent=None)
+    else:
+        out.print(render_explanation(expl, game.observe(seat)))
     return expl

@@ -29,6 +29,7 @@ def explain(
     roll: Annotated[int, typer.Option(help="Which roll of the trick (1 = the leader's).", min=1)] = 1,
     seat: Annotated[int | None, typer.Option(help="The seat deciding a bid (default 0).", min=0)] = None,
     seed: Annotated[int, typer.Option("--seed", help="The explaining bot's seed.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the explanation as one line of JSON.")] = False,
 ) -> None:
     """Show a search bot's decision: the expected score of every bid or die it could choose."""
     from .. import record as records
@@ -46,7 +47,7 @@ def explain(
     try:
         explain_command(
             record=rec, seats=seats, game_seed=game_seed, hand=hand, trick=trick, roll=roll,
-            seat=seat, spec=bot, seed=seed, bots=play_bots,
+            seat=seat, spec=bot, seed=seed, bots=play_bots, as_json=as_json,
         )
     except (ValueError, BotSpecError) as exc:
         typer.echo(printable(f"error: {exc}"), err=True)
