@@ -88,3 +88,28 @@ def test_a_roll_hint_needs_the_view_of_the_seat_on_turn() -> None:
         roll_hint(game.observe((turn + 1) % 3))
     forced = roll_hint(game.observe(turn), seed=1).to_dict()  # one die in hand 1: nothing to weigh
     assert forced["choices"] == [{"choice": forced["chosen"], "expected_score": None, "ci95": None, "samples": 0}]
+
+
+def test_a_hint_whose_process_dies_is_not_kept_and_is_worked_out_anew_when_asked_again() -> None:
+    """A bots' process that ends during a hint (here: its watchdog, for a deadline of 2 ms) is replaced
+    and asked once more; when that one ends too the failure reaches the caller (the API answers 503
+    `worker_failed`), and the next ask works the hint out again instead of repeating the failure."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    game = _played_to(Game(4, seed=7), hand=4, rolls=0)
+    view = game.observe(game.to_act()[0])
+
+    async def scenario() -> None:
+        threads, bots = ThreadPoolExecutor(1), BotPool(1, deadline=0.002)
+        hints = Hints(threads, bots)
+        try:
+            with pytest.raises(BrokenProcessPool):
+                await hints.of("DIES", view)
+            bots.deadline = 120.0
+            answer = await hints.of("DIES", view)
+            assert answer["kind"] == "roll" and len(answer["choices"]) == len(view.legal)
+        finally:
+            bots.close()
+            threads.shutdown()
+
+    asyncio.run(scenario())

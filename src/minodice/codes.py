@@ -71,6 +71,7 @@ SERVER_ERRORS: dict[str, str] = {
     "no_table": "there is no table {table}",
     "expired": "this table has expired",
     "busy": "could not find a free table code; try again",
+    "worker_failed": "the process working this out ended before it was done; try again",
     "table_locked": "table {table} cannot be opened: it was saved with a secret key this server does not have",
     "bad_request": "the server did not understand the request",
     "bad_bot": "that bot is not available: choose a built-in bot",

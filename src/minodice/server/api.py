@@ -7,6 +7,7 @@ token, and let the table or the manager do the work.
 from __future__ import annotations
 
 import json
+from concurrent.futures.process import BrokenProcessPool
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
@@ -221,7 +222,10 @@ async def get_analysis(code: str, m: Manager) -> dict[str, Any]:
             raise Refused("not_over", "a game is reviewed only once it is over", 409)
         info = [{"bot": p.bot} if p.kind == "bot" else {} for p in table.players]
         rec = records.from_game(game, seat_info=info)
-    return await m.reviews.of(table.code, rec)
+    try:
+        return await m.reviews.of(table.code, rec)
+    except BrokenProcessPool:  # its process died twice (killed, out of memory): nothing is kept
+        raise Refused("worker_failed", status=503) from None
 
 
 @router.get("/tables/{code}/hint", summary="Advice on your own bid or roll (if the table allows hints)")
@@ -244,7 +248,10 @@ async def hint(
         view = game.observe(seat)
         if hint_kind(view) is None:
             raise Refused("no_decision", status=409)
-    return await m.hints.of(table.code, view)
+    try:
+        return await m.hints.of(table.code, view)
+    except BrokenProcessPool:  # the bots' process died twice while working it out: asked again, it tries anew
+        raise Refused("worker_failed", status=503) from None
 
 
 #: The most an error reply repeats of a request: characters of a message, of a text parameter or
