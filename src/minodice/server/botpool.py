@@ -92,7 +92,7 @@ def is_instant(spec: str) -> bool:
 
 def _context() -> multiprocessing.context.BaseContext:
     """How worker processes start: forked from a fork server, a process of its own that has loaded the
-    bots (`botwarm`), so that each worker starts with them and shares their memory (about 20 MB of its
+    bots (`botwarm`), so that each worker starts with them and shares their memory (about 25 MB of its
     own after some play, against 70 MB spawned fresh); spawned where the platform has no fork server. Never forked from the
     server itself: forking a process that runs threads is unsafe."""
     if "forkserver" not in multiprocessing.get_all_start_methods():

@@ -1,7 +1,7 @@
 """Imported once, by the fork server the bots' worker processes are forked from: it loads numpy, numba,
 the simulator's compiled kernels and the networks by playing a hand with each searching level, so that
-every worker starts with them and shares their memory with the others (a forked worker holds about
-20 MB of its own after some play, where a worker spawned fresh loaded 70 MB for itself).
+every worker starts with them and shares their memory with the others. Then it freezes what it holds
+(`gc.freeze`), so that the workers' garbage collections leave those pages shared too.
 
 Its work is done at import, because importing is the one thing a fork server does before it forks
 (`multiprocessing.set_forkserver_preload`). Nothing here may stop the import: a fork server that
@@ -10,6 +10,7 @@ cannot warm up still forks sound workers, which then load what they need themsel
 
 from __future__ import annotations
 
+import gc
 import logging
 
 from ..bots.levels import LEVELS
@@ -46,3 +47,8 @@ try:
 except Exception as exc:  # the workers will load what they need themselves
     log.warning("the bots' fork server could not warm up (%s): each worker loads the bots itself",
                 type(exc).__name__)
+# What the workers inherit goes to the collector's permanent generation: their collections then never
+# write to those objects' headers, so the pages stay shared (a worker held 48-55 MB of its own after four
+# tables of expert bots, 23-30 MB frozen: `benchmarks/bench_server.py` private_peak_kib, README).
+gc.collect()
+gc.freeze()
