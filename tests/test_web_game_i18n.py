@@ -125,9 +125,9 @@ def test_the_page_names_the_winner_and_why_in_each_language(server: ServerProces
     AUTO_NAMED.update({p["seat"]: p["bot"] for p in info["players"] if p["auto_name"]})
     assert sorted(AUTO_NAMED) == [1, 2]
     me = Player(server.ws_base, code, token)  # the player's own seat: what the page is sent
-    won_checked = progress_checked = False
+    won_checked = progress_checked = hint_checked = False
     deadline = time.monotonic() + 180
-    while not (won_checked and progress_checked):
+    while not (won_checked and progress_checked and hint_checked):
         assert time.monotonic() < deadline, "the game did not get far enough in time"
         assert not errors, errors
         me.pump(0.1)
@@ -143,6 +143,14 @@ def test_the_page_names_the_winner_and_why_in_each_language(server: ServerProces
                 if lang != "en":
                     assert expected != _trick_won_text(words_of("en"), view, event)
                 won_checked = True
+            if not hint_checked:
+                # The hint's figures are written as the language writes numbers: 7.4 or 7,4.
+                page.click("#hint-button")
+                page.wait_for_selector("#hint-box:not([hidden]) .hint-best")
+                point = "." if lang == "en" else ","
+                figures = page.locator("#hint-box tr td:nth-child(2)").all_text_contents()
+                assert figures and all(re.fullmatch(rf"[+-]?\d+\{point}\d ± \d+\{point}\d", f) for f in figures), figures
+                hint_checked = True
             page.locator("#bid-buttons button:not([disabled])").first.click()
         else:  # my roll
             if view["trick"] is not None:

@@ -46,6 +46,19 @@ export function onLanguage(fn) {
   listeners.add(fn);
 }
 
+// A number as the page's language writes it (a decimal comma in German, French and Spanish), with
+// `digits` decimals, with its sign when `signed` ("+7.4"); "—" for what is not a number.
+export function formatNumber(x, digits = 1, signed = false) {
+  if (typeof x !== "number" || !Number.isFinite(x)) return "—";
+  try {
+    return new Intl.NumberFormat(lang, {
+      minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: signed ? "exceptZero" : "auto",
+    }).format(x);
+  } catch {
+    return `${signed && x > 0 ? "+" : ""}${x.toFixed(digits)}`;
+  }
+}
+
 const plurals = {};
 function pluralRule(n) {
   plurals[lang] ??= new Intl.PluralRules(lang);

@@ -10,7 +10,7 @@
 // fields) and in the analysis.
 import { blankDieSVG, dieInfo, dieName, dieSVG, faceName, setDiceTable } from "./dice.js";
 import { $, el, flashError as showError } from "./dom.js";
-import { currentLanguage, onLanguage, pickLanguage, setLanguage, t, translateTree } from "./i18n.js";
+import { currentLanguage, formatNumber, onLanguage, pickLanguage, setLanguage, t, translateTree } from "./i18n.js";
 
 const RECORD = "minodice/1";
 const ANALYSIS = "minodice-analysis/1";
@@ -39,14 +39,7 @@ function signed(x) {
   return x > 0 ? `+${x}` : String(x);
 }
 
-function fmt(x, digits = 1) {
-  if (typeof x !== "number" || !Number.isFinite(x)) return "—";
-  try {
-    return new Intl.NumberFormat(currentLanguage(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
-  } catch {
-    return x.toFixed(digits);
-  }
-}
+const fmt = (x, digits = 1) => formatNumber(x, digits);
 
 
 function refuse(id, text) {

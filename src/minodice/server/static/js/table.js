@@ -6,7 +6,7 @@ import * as api from "./api.js";
 import { reasonText } from "./codes.js";
 import { blankDieSVG, dieName, dieSVG, faceName } from "./dice.js";
 import { $, el } from "./dom.js";
-import { nameList, t } from "./i18n.js";
+import { formatNumber, nameList, t } from "./i18n.js";
 import { digest } from "./net.js";
 import { renderLog, renderSheet } from "./podium.js";
 import { renderSeats, seatPlace } from "./seats.js";
@@ -274,7 +274,7 @@ function renderHint(v, myDecision) {
   if (!myDecision || $("hint-box").dataset.at !== hintAt(v)) $("hint-box").hidden = true;
 }
 
-const signed = (x) => `${x >= 0 ? "+" : ""}${x.toFixed(1)}`;
+const estimate = (x, ci95) => `${formatNumber(x, 1, true)} ± ${formatNumber(ci95)}`;
 
 // The hint for this seat's decision (GET /api/tables/{code}/hint), shown under its dice: while it
 // bids, the bid advisor's expected score of every bid; on its turn to roll, the expected score of the
@@ -317,7 +317,7 @@ function bidHint(a) {
   for (const b of a.bids) {
     table.append(el("tr", { class: b.bid === a.best_bid ? "best" : null }, [
       el("td", { text: String(b.bid) }),
-      el("td", { text: `${signed(b.expected_score)} ± ${b.ci95.toFixed(1)}` }),
+      el("td", { text: estimate(b.expected_score, b.ci95) }),
       el("td", { text: `${Math.round(b.made * 100)} %` }),
     ]));
   }
@@ -334,7 +334,7 @@ function rollHint(a) {
   for (const c of a.choices) {
     table.append(el("tr", { class: c.choice === a.chosen ? "best" : null }, [
       el("td", { text: dieName(c.choice) }),
-      el("td", { text: c.samples ? `${signed(c.expected_score)} ± ${c.ci95.toFixed(1)}` : "—" }),
+      el("td", { text: c.samples ? estimate(c.expected_score, c.ci95) : "—" }),
     ]));
   }
   return [el("p", { class: "hint-best", text: t("hint.best_die", { die: dieName(a.chosen) }) }), table,
