@@ -293,12 +293,17 @@ def test_lobby_waiting_for_a_player(server: ServerProcess, page: Any, audit: Aud
 
 
 def test_game_screens_and_podium(server: ServerProcess, page: Any, audit: Audit) -> None:
-    """Bidding, rolling with a trick on the table, the sheet and the help over it, then the podium."""
+    """Bidding and rolling (a trick on the table), each with its hint open, the sheet and the help over
+    it, then the podium."""
     code, me = _start_game(page, server)
     try:
         _play_until(page, me, _bidding)
+        page.keyboard.press("h")  # with the hint open: the bid advisor's table
+        page.wait_for_selector("#hint-box:not([hidden]) .hint-best")
         audit("game, bidding")
         _play_until(page, me, _rolling_after_others)
+        page.keyboard.press("h")  # the roll hint (a forced choice in hand 1 is a line, not a table)
+        page.wait_for_selector("#hint-box:not([hidden]) .hint-best")
         audit("game, rolling")
         page.keyboard.press("s")
         page.wait_for_selector("#sheet:not([hidden])")
