@@ -152,7 +152,7 @@ ROLL_HINT_BOT: Final = "montecarlo"
 def roll_hint(view: View, seed: object = 0) -> Explanation:
     """The roll hint for the seat of `view`, whose turn it is to roll: `ROLL_HINT_BOT`'s value of each die it
     may roll, from what the seat sees only."""
-    if view.seat is None or not view.legal or not isinstance(view.legal[0], Die):
+    if view.seat is None or not view.legal or view.bidding:
         raise ValueError("a roll hint needs a view of the seat whose turn it is to roll")
     return explain(view, ROLL_HINT_BOT, seed)
 

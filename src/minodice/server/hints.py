@@ -16,7 +16,6 @@ from concurrent.futures import Executor
 from typing import Any
 
 from ..analysis.advisor import bid_hint
-from ..dice import Die
 from ..view import View
 from .botpool import BotPool
 
@@ -30,7 +29,7 @@ def hint_kind(view: View) -> str | None:
     """The decision a hint would advise the seat of `view` on now: "bid", "roll", or None (not its turn)."""
     if view.seat is None or not view.legal:
         return None
-    return "roll" if isinstance(view.legal[0], Die) else "bid"
+    return "bid" if view.bidding else "roll"
 
 
 def _failed(future: asyncio.Future[Any]) -> bool:
