@@ -146,6 +146,33 @@ def test_tables_go_to_the_process_holding_fewest_tables_and_stay_there() -> None
     asyncio.run(scenario())
 
 
+def test_a_table_goes_to_the_process_holding_the_fewest_searching_bots() -> None:
+    """Tables count by their searching bots: beside a table of two searching bots and one of one (a
+    process each), a third table goes to the process of the one, not to the lowest slot."""
+    async def scenario() -> None:
+        pool = BotPool(2)
+        try:
+            game = Game(3, seed=5)
+
+            async def ask(table: str, seat: int, spec: str = SEARCH) -> int:
+                await pool.decide(table, seat, spec, bot_seed(5, seat), game.setup_view(seat), game.observe(seat),
+                                  "bid")
+                return pool.placement.get(table, -1)
+
+            two = await ask("AAAA", 1)
+            assert await ask("AAAA", 2) == two and await ask("AAAA", 1) == two  # its second bot; asked again
+            one = await ask("BBBB", 1)
+            assert one != two
+            assert await ask("CCCC", 0, "greedy") == -1  # an instant bot needs no process
+            assert await ask("DDDD", 1) == one  # 1 searching bot there, 2 in the other
+            pool.forget("AAAA")
+            assert await ask("EEEE", 1) == two  # the freed process: none left there
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
+
+
 @pytest.mark.skipif("forkserver" not in multiprocessing.get_all_start_methods() or not os.path.isdir("/proc/self"),
                     reason="needs a fork server and /proc")
 def test_workers_are_forked_from_a_server_that_has_loaded_the_bots() -> None:

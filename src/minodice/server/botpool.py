@@ -6,8 +6,8 @@ server's own threads it made the event loop, and so every person at every table,
 with the bots in threads, against 6 ms with instant bots). In worker processes the operating
 system shares the cores instead, and the bots of different tables think side by side.
 
-A table goes to the process holding the fewest tables when it first needs one, and stays there until
-its bots are let go: that process keeps its bots between decisions and makes one the first time it
+A table goes to the process holding the fewest searching bots when it first needs one, and stays there
+until its bots are let go: that process keeps its bots between decisions and makes one the first time it
 is asked (from its spec and seed, told the game's setup): a process
 that dies is replaced and its bots made again, and a process whose decision runs past `DEADLINE`
 (120 s) ends itself, so a table never stops. Instant bots (`greedy`, `random`) answer on the event
@@ -232,16 +232,20 @@ class BotPool:
         self.deadline = deadline
         self._workers = [WorkerProcess() for _ in range(processes)]
         self._tables: dict[str, int] = {}  # table code -> the slot of the worker holding its bots
+        self._seated: dict[str, set[Key]] = {}  # table code -> its searching bots asked so far
         self._instant: dict[Key, Bot] = {}
         self._closed = False
 
     def _slot(self, table: str) -> int:
-        """The worker holding `table`'s bots: the one holding the fewest tables when it first needed one
-        (the lowest slot of equals), so that busy tables do not share a process while another idles."""
+        """The worker holding `table`'s bots: the one holding the fewest searching bots when the table first
+        needed one (then the fewest tables, then the lowest slot), so that busy tables do not share a
+        process while another idles, and a table of three searching bots weighs more than a table of one."""
         slot = self._tables.get(table)
         if slot is None:
-            holding = Counter(self._tables.values())
-            slot = self._tables[table] = min(range(len(self._workers)), key=lambda s: holding[s])
+            tables, bots = Counter(self._tables.values()), Counter[int]()
+            for code, keys in self._seated.items():
+                bots[self._tables[code]] += len(keys)
+            slot = self._tables[table] = min(range(len(self._workers)), key=lambda s: (bots[s], tables[s]))
         return slot
 
     async def decide(self, table: str, seat: int, spec: str, seed: str, setup: View | None, view: View,
@@ -256,6 +260,7 @@ class BotPool:
         if self._closed:
             raise RuntimeError("the bot pool is closed")
         slot = self._slot(table)
+        self._seated.setdefault(table, set()).add(key)
         for attempt in range(2):
             try:
                 return await self._workers[slot].run(_decide_here, key, seed, setup, view, what, self.deadline)
@@ -284,6 +289,7 @@ class BotPool:
         """Let go of `table`'s bots (it stopped, or another server process drives it now)."""
         for key in [k for k in self._instant if k[0] == table]:
             del self._instant[key]
+        self._seated.pop(table, None)
         slot = self._tables.pop(table, None)
         if slot is not None:
             self._workers[slot].send(_forget_here, table)
