@@ -113,3 +113,17 @@ def test_a_hint_whose_process_dies_is_not_kept_and_is_worked_out_anew_when_asked
             threads.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_a_worker_that_died_twice_is_answered_503_worker_failed_in_words() -> None:
+    import json
+    from concurrent.futures.process import BrokenProcessPool
+
+    from minodice.server.api import worker_failed_handler
+    from minodice.server.app import create_app
+
+    assert create_app().exception_handlers[BrokenProcessPool] is worker_failed_handler  # every route
+    reply = worker_failed_handler(None, BrokenProcessPool())  # type: ignore[arg-type]
+    body = json.loads(reply.body)
+    assert reply.status_code == 503 and body["detail"]["code"] == "worker_failed"
+    assert "try again" in body["detail"]["message"]

@@ -222,10 +222,7 @@ async def get_analysis(code: str, m: Manager) -> dict[str, Any]:
             raise Refused("not_over", "a game is reviewed only once it is over", 409)
         info = [{"bot": p.bot} if p.kind == "bot" else {} for p in table.players]
         rec = records.from_game(game, seat_info=info)
-    try:
-        return await m.reviews.of(table.code, rec)
-    except BrokenProcessPool:  # its process died twice (killed, out of memory): nothing is kept
-        raise Refused("worker_failed", status=503) from None
+    return await m.reviews.of(table.code, rec)
 
 
 @router.get("/tables/{code}/hint", summary="Advice on your own bid or roll (if the table allows hints)")
@@ -248,10 +245,7 @@ async def hint(
         view = game.observe(seat)
         if hint_kind(view) is None:
             raise Refused("no_decision", status=409)
-    try:
-        return await m.hints.of(table.code, view)
-    except BrokenProcessPool:  # the bots' process died twice while working it out: asked again, it tries anew
-        raise Refused("worker_failed", status=503) from None
+    return await m.hints.of(table.code, view)
 
 
 #: The most an error reply repeats of a request: characters of a message, of a text parameter or
@@ -284,6 +278,13 @@ def refused_handler(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(
         {"detail": P.http_error(exc.code, excerpt(exc.message, MESSAGE_SHOWN), **params)}, status_code=exc.status
     )
+
+
+def worker_failed_handler(request: Request, exc: Exception) -> JSONResponse:
+    """A worker process (a hint's, a review's) that died twice → 503 `worker_failed`, in words; nothing
+    failed is kept, so asking again works it out anew."""
+    assert isinstance(exc, BrokenProcessPool)
+    return refused_handler(request, Refused("worker_failed", status=503))
 
 
 def validation_handler(request: Request, exc: Exception) -> JSONResponse:

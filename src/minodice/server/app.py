@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..codes import render
 from . import protocol as P
-from .api import refused_handler, router, validation_handler
+from .api import refused_handler, router, validation_handler, worker_failed_handler
 from .manager import TableManager
 from .settings import Settings
 from .sheet_api import router as sheet_router
@@ -148,6 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_exception_handler(Refused, refused_handler)
     app.add_exception_handler(RequestValidationError, validation_handler)
+    app.add_exception_handler(BrokenProcessPool, worker_failed_handler)
     app.add_middleware(BodyLimit)
     app.include_router(router)
     app.include_router(sheet_router)

@@ -143,6 +143,15 @@ class WorkerProcess:
                 executor.shutdown(wait=False, cancel_futures=True)
             raise
 
+    async def run_retried(self, fn: Callable[..., T], *args: Any) -> T:
+        """`run`, asked once more in a new process if the process died during the call; a second death
+        raises `BrokenProcessPool` (the server answers 503 `worker_failed`)."""
+        try:
+            return await self.run(fn, *args)
+        except BrokenProcessPool:
+            log.warning("a worker process ended during %s; starting another", getattr(fn, "__name__", fn))
+            return await self.run(fn, *args)
+
     def send(self, fn: Callable[..., Any], *args: Any) -> None:
         """Queue `fn(*args)` in the process if it runs (or is starting), without waiting for it."""
         executor = self._executor
@@ -278,12 +287,7 @@ class BotPool:
         is replaced and asked once more."""
         if self._closed:
             raise RuntimeError("the bot pool is closed")
-        slot = self._slot(table)
-        try:
-            return await self._workers[slot].run(_roll_hint_here, view, seed, self.deadline)
-        except BrokenProcessPool:
-            log.warning("table %s: the bots' process %d ended during a hint; starting another", table, slot)
-            return await self._workers[slot].run(_roll_hint_here, view, seed, self.deadline)
+        return await self._workers[self._slot(table)].run_retried(_roll_hint_here, view, seed, self.deadline)
 
     def forget(self, table: str) -> None:
         """Let go of `table`'s bots (it stopped, or another server process drives it now)."""

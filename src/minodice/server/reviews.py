@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Mapping
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from .botpool import WorkerProcess
@@ -49,10 +48,7 @@ class Reviews:
 
     async def _reviewed(self, record: dict[str, Any]) -> dict[str, Any]:
         """`record` reviewed in the worker process; if that process had died, in a new one."""
-        try:
-            return await self._worker.run(_review, record, self.bot)
-        except BrokenProcessPool:
-            return await self._worker.run(_review, record, self.bot)
+        return await self._worker.run_retried(_review, record, self.bot)
 
     def _finish(self, code: str, future: asyncio.Future[dict[str, Any]]) -> None:
         self._running.pop(code, None)

@@ -16,11 +16,14 @@ import {
 
 export { renderTimer } from "./seats.js";
 
+// Whether some seat has still to bid in this hand (as `View.bidding`).
+const isBidding = (v) => v.bid_placed.some((b) => !b);
+
 export function renderGame() {
   const v = S.view;
   if (!v) return;
   const d = digest();
-  const bidding = v.bid_placed.some((b) => !b);
+  const bidding = isBidding(v);
   const cur = v.tricks.length && v.tricks[v.tricks.length - 1].winner === null ? v.tricks[v.tricks.length - 1] : null;
   const trickNo = cur ? v.tricks.length : Math.min(v.tricks.length + 1, v.hand);
   const toRoll = bidding ? null : (S.toAct?.[0] ?? null); // the server says whose roll it is
@@ -263,8 +266,7 @@ function facesText(die) {
 
 // Where this seat's decision stands: a hint answers one position (the bid of a hand, or one roll of it).
 function hintAt(v) {
-  const bidding = v.bid_placed.some((b) => !b);
-  return `${v.hand}:${bidding ? "bid" : v.tricks.reduce((n, tr) => n + tr.rolls.length, 0)}`;
+  return `${v.hand}:${isBidding(v) ? "bid" : v.tricks.reduce((n, tr) => n + tr.rolls.length, 0)}`;
 }
 
 // The Hint button while this seat has a decision to make (and the table allows hints); the box of
