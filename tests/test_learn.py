@@ -407,13 +407,29 @@ def test_neural_search_bid_policy_judges_bids_by_the_network_while_greedy_playou
     assert [c.mean for c in same.last_explanation.choices] == [c.mean for c in plain.last_explanation.choices]
 
 
+def test_network_estimates_count_rivals_only_in_playouts_that_finish_the_hand() -> None:
+    """rivals=1 lowers a move's estimate by the other seats' mean hand score (network-all: every seat the
+    network, so the same moves and faces whatever rivals is); the value head is refused it in words."""
+    from minodice.bots.network_playouts import network_estimates
+
+    game = Game(4, seed=8)
+    dets = [game.determinize(0, random.Random(i)) for i in range(4)]
+    net = load_network(seats=4)
+    own, lead, twice = ([e.mean for e in network_estimates(dets, 0, [0, 1], net, "network-all", 4, random.Random(3),
+                                                          rivals=r)] for r in (0.0, 1.0, 2.0))
+    assert own != lead
+    assert twice == pytest.approx([2 * b - a for a, b in zip(own, lead)])  # minus rivals x the same others' mean
+    with pytest.raises(ValueError, match="policy=value ends in the value head, which estimates the seat's own points"):
+        network_estimates(dets, 0, [0, 1], net, "value", 4, random.Random(3), rivals=1.0)
+
+
 def test_neural_search_bid_policy_is_checked_in_words() -> None:
     with pytest.raises(BotSpecError, match="bid_policy must be greedy, random, network, network-all or value, not 'x'"):
         make_bot("neural+search:bid_policy=x")
     with pytest.raises(BotSpecError, match="bid_policy=network takes a playout budget"):
         make_bot("neural+search:bid_policy=network,seconds=0.1")
-    with pytest.raises(BotSpecError, match="bid_policy=value scores the seat's own hand only"):
-        make_bot("neural+search:bid_policy=value,rivals=1")
+    # the value head judges the bids by the seat's own points; the greedy playouts of the rolls count the rivals
+    assert make_bot("neural+search:bid_policy=value,rivals=1")._rivals == (1.0, 0.0)  # type: ignore[attr-defined]
     with pytest.raises(BotSpecError, match=r"bid_policy=value plays at most 16,384 playouts a move .* not 16,385"):
         make_bot("neural+search:bid_policy=value,bid_sims=16385")
     assert make_bot("neural+search:policy=value,bid_policy=greedy,bid_sims=16385").bid_sims == 16385  # greedy's

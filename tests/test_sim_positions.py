@@ -90,10 +90,10 @@ def test_a_loaded_position_shows_the_seat_what_the_engine_shows(seats: int) -> N
         assert mask.tolist() == action_mask(view).astype(bool).tolist()
 
 
-def finish_in_engine(game: Game, seat: int, first: int, moves: list[int], caller: bool) -> int:
+def finish_in_engine(game: Game, seat: int, first: int, moves: list[int], caller: bool) -> list[int]:
     """Play `game`'s hand on in the engine: `seat` makes its `first` move, then every move the caller
     chose comes from `moves` in order (`seat`'s, and with `caller` every seat's); the others play greedy.
-    Bids go in turn from the start player, as the kernel takes them. `seat`'s hand score."""
+    Bids go in turn from the start player, as the kernel takes them. Every seat's hand score."""
     moves = list(moves)
     hand = game.log[-1]
     started = False
@@ -121,15 +121,17 @@ def finish_in_engine(game: Game, seat: int, first: int, moves: list[int], caller
             assert isinstance(die, Die)
             game.apply(Roll(s, die))
     assert not moves
-    return hand.scores[seat]
+    return list(hand.scores)
 
 
 @settings(max_examples=60, deadline=None)
 @given(seats=st.integers(3, 6), seed=st.integers(0, 10_000), pick=st.integers(0, 11), choice_seed=st.integers(0, 99),
-       others=st.sampled_from(["greedy", CALLER, "chooser"]))
-def test_finishing_a_hand_matches_the_engine(seats: int, seed: int, pick: int, choice_seed: int, others: str) -> None:
+       others=st.sampled_from(["greedy", CALLER, "chooser"]), rivals=st.sampled_from([0.0, 0.0, 1.0, 0.5]))
+def test_finishing_a_hand_matches_the_engine(seats: int, seed: int, pick: int, choice_seed: int, others: str,
+                                             rivals: float) -> None:
     """From a position of the engine, the same uniforms and the same moves give the same hand score, with
-    the other seats played by the kernel's greedy, by `choose` or by a second chooser."""
+    the other seats played by the kernel's greedy, by `choose` or by a second chooser; with `rivals`, the
+    seat's score less `rivals` times the other seats' mean."""
     found = positions(seats, seed, Rules(hand_start="last_winner") if seed % 2 else None)
     game = found[pick % len(found)]
     seat = game.turn if game.phase is Phase.ROLL else random.Random(seed).randrange(seats)
@@ -149,8 +151,10 @@ def test_finishing_a_hand_matches_the_engine(seats: int, seed: int, pick: int, c
 
     row = position_row(game)[None, :]
     score = finish_hands(row, np.zeros(1, dtype=np.uint64), seat, np.array([first]), choose, game.rules,
-                         others=reply if others == "chooser" else others, uniforms=uniforms[None, :])
-    assert score.tolist() == [finish_in_engine(game, seat, first, moves, others != "greedy")]
+                         others=reply if others == "chooser" else others, uniforms=uniforms[None, :], rivals=rivals)
+    scores = finish_in_engine(game, seat, first, moves, others != "greedy")
+    lead = scores[seat] - rivals * (sum(scores) - scores[seat]) / (seats - 1)
+    assert score.tolist() == [pytest.approx(lead)]
 
 
 def test_equal_seeds_give_equal_playouts_and_different_ones_differ() -> None:
@@ -198,6 +202,10 @@ def test_bad_positions_and_moves_are_refused_in_words() -> None:
     with pytest.raises(ValueError, match=r"others must be .*, caller or a chooser, not 'clever'"):
         finish_hands(position_row(start)[None, :], np.zeros(1, dtype=np.uint64), seat, np.array([0]),
                      lambda o, m, h: m.argmax(axis=1), start.rules, others="clever")
+    with pytest.raises(ValueError, match="a leaf estimates the seat's own points only: rivals needs the hands played"):
+        finish_hands(position_row(start)[None, :], np.zeros(1, dtype=np.uint64), seat, np.array([0]),
+                     lambda o, m, h: m.argmax(axis=1), start.rules, leaf=lambda o, m, h: m[:, 0] * 0.0, depth=1,
+                     rivals=1.0)
 
 
 def test_a_leaf_estimate_stops_each_row_after_the_seats_first_moves() -> None:

@@ -298,23 +298,47 @@ def test_dumps_when_it_has_enough(spec: str, seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_rivals_spoil_a_bid_when_its_own_score_is_settled(seed: int) -> None:
+@pytest.mark.parametrize("spec", ["montecarlo:sims=200", "neural+search:policy=network-all,prior=0,sims=64",
+                                  "neural+search:policy=network,bid_policy=value,prior=0,sims=64"])
+def test_rivals_spoil_a_bid_when_its_own_score_is_settled(seed: int, spec: str) -> None:
     # Seat 0 bid 0 and won trick 1: its -30 is settled. Seat 1 bid 0 and leads trick 2 with a red 7;
     # seat 0's purple lets it take the trick (its bid broken), its griffin most likely takes it away.
     done = (trick((0, Die.RED, Face.SEVEN), (1, Die.YELLOW, Face.THREE), (2, Die.PURPLE, Face.ONE),
                   (3, Die.GRAY, Face.FLAG), winner=0),)
     rolled = [(1, Die.RED, Face.SEVEN), (2, Die.PURPLE, Face.ONE), (3, Die.GRAY, Face.FLAG)]
     v = view([Die.PURPLE, Die.GRIFFIN], hand=3, bids=[0, 0, 1, 1], done=done, rolled=rolled)
-    own = make_bot("montecarlo:sims=200", seed=seed)
+    own = make_bot(spec, seed=seed)
     own.roll(v)
     assert own.last_explanation is not None
     assert {c.mean for c in own.last_explanation.choices} == {-30.0}  # indifferent on its own score
-    lead = make_bot("montecarlo:sims=200,rivals=1", seed=seed)
+    lead = make_bot(f"{spec},rivals=1", seed=seed)
     assert lead.roll(v) is Die.PURPLE
     assert lead.last_explanation is not None
     means = {c.choice: c.mean for c in lead.last_explanation.choices}
     assert "other seats' mean" in lead.last_explanation.note and "mean" not in own.last_explanation.note
     assert means[Die.PURPLE] > means[Die.GRIFFIN] + 5  # seat 1's broken zero bid costs it 60 points, a third counts
+
+
+def test_neural_search_counts_its_rivals_only_where_its_judge_plays_the_hand_out() -> None:
+    """A value head estimates the seat's own points only: with bid_policy=value the bids are judged by
+    that, the rolls (network-all playouts) by the lead; with no judge that plays out, rivals is refused."""
+    bot = make_bot("neural+search:policy=network-all,bid_policy=value,prior=0,sims=32,bid_sims=32,rivals=1", seed=1)
+    bid_view = Game(4, seed=8).observe(0)
+    assert bot.bid(bid_view) in bid_view.legal_bids
+    assert bot.last_explanation is not None
+    assert bot.last_explanation.note.startswith("expected score of this hand per bid: playouts by the network")
+    done = (trick((0, Die.RED, Face.SEVEN), (1, Die.YELLOW, Face.THREE), (2, Die.PURPLE, Face.ONE),
+                  (3, Die.GRAY, Face.FLAG), winner=0),)
+    rolled = [(1, Die.RED, Face.SEVEN), (2, Die.PURPLE, Face.ONE), (3, Die.GRAY, Face.FLAG)]
+    roll_view = view([Die.PURPLE, Die.GRIFFIN], hand=3, bids=[0, 0, 1, 1], done=done, rolled=rolled)
+    assert bot.roll(roll_view) in roll_view.legal_dice
+    assert bot.last_explanation is not None
+    assert bot.last_explanation.note.startswith("expected score of this hand less 1 x the other seats' mean per die")
+    for spec, judged in (("policy=value", "policy=value ends"),
+                         ("policy=value,bid_policy=value", "policy and bid_policy=value end")):
+        with pytest.raises(BotSpecError, match=f"{judged} in the value head, which estimates the seat's own points "
+                                               "only: rivals needs a judge that plays the hand out"):
+            make_bot(f"neural+search:{spec},rivals=1")
 
 
 @pytest.mark.parametrize("spec", ["montecarlo:sims=200", "ismcts:bid_sims=200"])

@@ -270,9 +270,15 @@ _SEARCH_MODEL = (
     BotOption("seconds", None, "a time budget per decision instead (not reproducible)"),
 )
 
-#: How much the others' scores count against the bot's own (montecarlo's and neural+search's greedy playouts).
+#: How much the others' scores count against the bot's own (montecarlo's playouts, and neural+search's where they
+#: play the hand out).
 _RIVALS = BotOption("rivals", D.DEFAULT_RIVALS,
                     "how much the other seats' mean hand score counts against its own (0: its own only; 1: its lead)")
+_NEURAL_RIVALS = BotOption(
+    "rivals", D.DEFAULT_RIVALS,
+    f"{_RIVALS.help}, where its judge plays the hand out ({', '.join(D.ROLLOUT_POLICIES[:-1])} or "
+    f"{D.ROLLOUT_POLICIES[-1]}): a value head estimates its own points only",
+)
 
 #: The search model's options about the other seats' evidence (the oracle has no use for them).
 _EVIDENCE_OPTIONS = ("infer", "roll_infer", "bid_beta", "roll_net")
@@ -335,7 +341,7 @@ BUILTIN = BuiltinBots((
             BotOption("bid_policy", None,
                       "the playout policy of the bids, any of policy's (default: policy's), so that bids and rolls "
                       "may be judged apart (e.g. policy=value,bid_policy=greedy bids as montecarlo)"),
-            _RIVALS,
+            _NEURAL_RIVALS,
         ),
     ),
     BotInfo(

@@ -33,6 +33,7 @@ __all__ = [
     "ORACLE_SIGHTS",
     "POLICIES",
     "REPLY_POLICIES",
+    "ROLLOUT_POLICIES",
 ]
 
 #: The learned network's hidden layers (`PolicyValueNet.initial`, `TrainConfig`, `minodice train --hidden`).
@@ -75,6 +76,9 @@ NETWORK_POLICIES = ("network", "network-all", "value")
 REPLY_POLICIES = ("network", "value")
 #: The network policies that judge by a value head, so that `judge=FILE` may lend them another network's.
 JUDGE_POLICIES = ("value",)
+#: The playout policies that play the hand out to its end, so that `rivals` can count the other seats' scores
+#: (a value head estimates the seat's own points only).
+ROLLOUT_POLICIES = tuple(p for p in (*POLICIES, *NETWORK_POLICIES) if p not in JUDGE_POLICIES)
 #: `neural+search` with a network playout policy: playouts per legal move (die or bid), and per determinization.
 DEFAULT_NETWORK_SIMS, DEFAULT_NETWORK_PER = 512, 4
 #: The most network playouts a move (`sims`, `bid_sims`): they run all at once, about 1.3 kB of state each.

@@ -25,7 +25,7 @@ import numpy as np
 from ..codes import quoted
 from ..game import Game
 from ..sim.positions import CALLER, Chooser, finish_hands, position_row
-from .defaults import NETWORK_POLICIES, REPLY_POLICIES
+from .defaults import NETWORK_POLICIES, REPLY_POLICIES, ROLLOUT_POLICIES
 from .montecarlo import Estimate
 from .network import VALUE_SCALE, PolicyValueNet, features
 
@@ -53,12 +53,14 @@ def value_leaf(net: PolicyValueNet, seats: int) -> Chooser:
 def network_estimates(
     dets: Sequence[Game], seat: int, moves: Sequence[int], net: PolicyValueNet, policy: str, per: int,
     rng: random.Random, replies: PolicyValueNet | None = None, judge: PolicyValueNet | None = None,
+    rivals: float = 0.0,
 ) -> list[Estimate]:
     """Each move's (flat action id: a bid, or NUM_BIDS + a die kind) estimate of `seat`'s hand score:
     `per` playouts by `policy` from each determinization in `dets`, the same seeds for every move.
     With `replies` (policies ``network`` and ``value``), that network's likeliest moves play the
     other seats instead of the kernel's greedy policy; with `judge` (policy ``value``), that network's value
-    head judges the leaves instead of `net`'s."""
+    head judges the leaves instead of `net`'s. With `rivals` (policies ``network`` and ``network-all``,
+    which play the hand out), each playout counts as `sim.playout.seat_objective` of its scores."""
     if policy not in NETWORK_POLICIES:
         raise ValueError(f"policy must be one of {', '.join(NETWORK_POLICIES)}, not {quoted(policy)}")
     k, a = len(dets), len(moves)
@@ -73,11 +75,14 @@ def network_estimates(
         raise ValueError(f"policy={policy} plays every seat by its own network: replies needs "
                          f"{' or '.join(REPLY_POLICIES)}")
     others = CALLER if policy == "network-all" else "greedy" if replies is None else likeliest_moves(replies, seats)
+    if rivals and policy not in ROLLOUT_POLICIES:
+        raise ValueError(f"policy={policy} ends in the value head, which estimates the seat's own points only: "
+                         f"rivals needs {' or '.join(ROLLOUT_POLICIES)}")
     if policy == "value":
         values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others,
                               leaf=value_leaf(net if judge is None else judge, seats), depth=1)
     else:
-        values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others)
+        values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others, rivals=rivals)
     means = values.reshape(a, k, per).mean(axis=2)
     out = []
     for i in range(a):

@@ -46,6 +46,7 @@ from .defaults import (
     NETWORK_POLICIES,
     NEURAL_GUIDES,
     REPLY_POLICIES,
+    ROLLOUT_POLICIES,
 )
 from .explain import ChoiceStat, Explanation
 from .inference import PosteriorSampler
@@ -56,6 +57,7 @@ from .montecarlo import (
     choose_bid,
     explain_choice,
     format_spec,
+    objective_words,
     only_legal_roll,
     seat_of,
 )
@@ -130,9 +132,10 @@ class NeuralSearchBot(MonteCarloBot):
         networked = [f"{key}={p}" for key, p in zip(keys, judges) if p in NETWORK_POLICIES]
         if networked and budget.get("seconds") is not None:
             raise ValueError(f"{networked[0]} takes a playout budget (sims, per), not seconds")
-        if networked and budget.get("rivals"):
-            raise ValueError(f"{networked[0]} scores the seat's own hand only: rivals needs the greedy "
-                             "playouts at bids and rolls")
+        if budget.get("rivals") and not any(p in ROLLOUT_POLICIES for p in judges):
+            raise ValueError(f"{'policy=value ends' if bid_policy is None else 'policy and bid_policy=value end'} in the value "
+                             "head, which estimates the seat's own points only: rivals needs a judge that plays the "
+                             f"hand out ({', '.join(ROLLOUT_POLICIES[:-1])} or {ROLLOUT_POLICIES[-1]})")
         super().__init__(rng, policy="greedy" if policy in NETWORK_POLICIES else policy, **budget)
         if guide is not None and guide not in NEURAL_GUIDES:
             raise ValueError(f"guide must be {', '.join(NEURAL_GUIDES[:-1])} or {NEURAL_GUIDES[-1]}, not {quoted(guide)}")
@@ -144,6 +147,9 @@ class NeuralSearchBot(MonteCarloBot):
         #: The playout policy that judges the rolls; `bid_policy` the bids' as given (None: `policy`'s).
         self.policy, self.bid_policy = policy, bid_policy
         self._bid_judge = judges[1]
+        #: How much the other seats' scores count at the rolls and at the bids: `rivals` where that decision's
+        #: judge plays the hand out, 0 where a value head judges it (it knows the seat's own points only).
+        self._rivals = tuple(self.rivals if p in ROLLOUT_POLICIES else 0.0 for p in judges)
         if replies is not None and not any(p in REPLY_POLICIES for p in judges):
             raise ValueError(f"replies needs policy (or bid_policy) {' or '.join(REPLY_POLICIES)}: the network playouts "
                              "where the kernel plays the other seats")
@@ -211,7 +217,7 @@ class NeuralSearchBot(MonteCarloBot):
                 return narrowed.legal_bids[0]
         if self._bid_judge in NETWORK_POLICIES:
             return self._network_bid(narrowed)
-        return choose_bid(self, narrowed, bid_sims=self.bid_sims, bid_per=self.bid_per, rivals=self.rivals,
+        return choose_bid(self, narrowed, bid_sims=self.bid_sims, bid_per=self.bid_per, rivals=self._rivals[1],
                           policy=self._bid_judge)
 
     def roll(self, view: View) -> Die:
@@ -231,7 +237,7 @@ class NeuralSearchBot(MonteCarloBot):
         began = time.perf_counter()
         dets = [Game.from_view(view, self.rng) for _ in range(self._dets[1])]
         bids = list(view.legal_bids)
-        return self._best(view, bids, bids, dets, self.bid_per, self._bid_judge, began)
+        return self._best(view, bids, bids, dets, self.bid_per, self._bid_judge, self._rivals[1], began)
 
     def _network_roll(self, view: View) -> Die:
         """The die among `view`'s legal ones with the best network-playout estimate, the determinizations drawn
@@ -241,21 +247,23 @@ class NeuralSearchBot(MonteCarloBot):
         if len(dice) == 1:
             return only_legal_roll(self, view, dice[0])
         dets = PosteriorSampler(view, self.evidence, self.rng, self._cache).games(self._dets[0])
-        return self._best(view, dice, [roll_action(d) for d in dice], dets, self.per, self.policy, began)
+        return self._best(view, dice, [roll_action(d) for d in dice], dets, self.per, self.policy, self._rivals[0],
+                          began)
 
     def _best(self, view: View, choices: list[_Move], actions: list[int], dets: list[Game], per: int,
-              policy: str, began: float) -> _Move:
-        """The choice (with its flat action id) whose estimate by network playouts of `policy` is highest (with
-        `trust`, plus its share of the network's logit), explained."""
+              policy: str, rivals: float, began: float) -> _Move:
+        """The choice (with its flat action id) whose estimate by network playouts of `policy` (by `rivals`, as
+        montecarlo's) is highest (with `trust`, plus its share of the network's logit), explained."""
         net = self.network.network(view.seats)
         replies = self.replies if policy in REPLY_POLICIES else None
         judge = self.judge if policy in JUDGE_POLICIES else None
         accs = list(zip(choices, network_estimates(dets, seat_of(view), actions, net, policy, per, self.rng,
-                                                   replies, judge)))
+                                                   replies, judge, rivals)))
         chosen = argmax_mean(accs) if not self.trust else self._trusted(view, accs, actions)
         kind, what = ("roll", "die rolled now") if isinstance(chosen, Die) else ("bid", "bid")
         self.last_explanation = explain_choice(kind, seat_of(view), self.describe(), accs, chosen, began,
-                                               _NETWORK_NOTE.format(what=what, policy=policy)
+                                               _NETWORK_NOTE.format(objective=objective_words(rivals), what=what,
+                                                                    policy=policy)
                                                + (_TRUST_NOTE.format(self.trust) if self.trust else ""))
         return chosen
 
@@ -267,5 +275,5 @@ class NeuralSearchBot(MonteCarloBot):
         return accs[int(np.argmax(scores))][0]
 
 
-_NETWORK_NOTE = "expected score of this hand per {what}: playouts by the network (policy={policy})"
+_NETWORK_NOTE = "{objective} per {what}: playouts by the network (policy={policy})"
 _TRUST_NOTE = "; chosen by that plus {:g} x the network's logit for the move (trust)"

@@ -33,7 +33,7 @@ from ..game import Game, Phase
 from ..rules import Rules
 from . import kernel as K
 from . import vector as V
-from .playout import encode, strength_array
+from .playout import encode, seat_objective, strength_array
 
 __all__ = ["CALLER", "Chooser", "finish_hands", "position_row"]
 
@@ -89,6 +89,7 @@ def finish_hands(
     uniforms: np.ndarray | None = None,
     leaf: Chooser | None = None,
     depth: int = 0,
+    rivals: float = 0.0,
 ) -> np.ndarray:
     """Finish the hand of every row of `rows` (positions by `position_row`, one seat count); `seat`'s
     hand score in each (float64 [games]).
@@ -103,11 +104,15 @@ def finish_hands(
     documents (the hook the equality tests replay through the engine). With `leaf` and `depth` >= 1,
     a row stops at `seat`'s move after its first `depth` moves (if the hand lasts that long): its
     result is then the points of the hands ended so far plus `leaf`'s estimate of the rest, from
-    the same arrays `choose` gets (one number per row).
+    the same arrays `choose` gets (one number per row). With `rivals` > 0 each row's result is
+    `playout.seat_objective` of its hand scores instead (the seat's less `rivals` times the others' mean);
+    a `leaf` estimates the seat's own points only, so the two do not go together.
     """
     reply = choose if others == CALLER else others if callable(others) else None
     if reply is None and others not in K.POLICIES:
         raise ValueError(f"others must be {', '.join(K.POLICIES)}, {CALLER} or a chooser, not {others!r}")
+    if rivals and leaf is not None:
+        raise ValueError("a leaf estimates the seat's own points only: rivals needs the hands played out")
     run = _Rows(rows, seeds, seat, rules, CALLER if reply is not None else str(others), uniforms)
     games = run.games
     first = np.ascontiguousarray(first, dtype=np.int64)
@@ -144,7 +149,7 @@ def finish_hands(
             who = (f"seat {seat}'s first move" if due[bad] else "the move choose gave" if mine[bad]
                    else "the move others gave")
             raise ValueError(f"row {bad}: {who}, action {int(actions[bad])}, is not legal there")
-        score += np.where(done, 0.0, run.rewards[:, seat])
+        score += np.where(done, 0.0, seat_objective(run.rewards, seat, rivals))
         done |= run.hand_over
 
 
