@@ -77,7 +77,7 @@ def network_estimates(
     others = CALLER if policy == "network-all" else "greedy" if replies is None else likeliest_moves(replies, seats)
     if rivals and policy not in ROLLOUT_POLICIES:
         raise ValueError(f"policy={policy} ends in the value head, which estimates the seat's own points only: "
-                         f"rivals needs {' or '.join(ROLLOUT_POLICIES)}")
+                         f"rivals needs {' or '.join(p for p in NETWORK_POLICIES if p in ROLLOUT_POLICIES)}")
     if policy == "value":
         values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others,
                               leaf=value_leaf(net if judge is None else judge, seats), depth=1)
