@@ -9,8 +9,10 @@ honest bot: a level never cheats.
 
 `expert` is the learned bot's network guiding montecarlo's search: its value
 head judges the bids, and the network plays the hand out to judge each die, on
-deals of the hidden dice drawn by what the other seats' bids and rolls say
-(`policy=network-all,bid_policy=value,roll_infer=0.2,bid_beta=0.5`). It leads
+deals of the hidden dice drawn by what the other seats' bids and rolls say,
+each playout counting the seat's hand less the other seats' mean, so that it
+plays its rolls for its lead
+(`policy=network-all,bid_policy=value,roll_infer=0.2,bid_beta=0.5,rivals=1`). It leads
 montecarlo at 3 and 4 seats, and is level with it or a little behind at 5 and
 6. Each level beats the one below at every table size (the README's levels at
 every size).
@@ -44,9 +46,10 @@ LEVELS: tuple[Level, ...] = (
     Level("medium", "greedy", "the greedy bot: bids its expected tricks, rolls to win while it needs tricks"),
     Level("hard", "montecarlo:sims=48,bid_sims=96", "montecarlo with 6 % of its playouts: a few ms a decision"),
     Level("expert", "neural+search:policy=network-all,bid_policy=value,sims=512,per=4,bid_sims=1024,bid_per=4,"
-          "roll_infer=0.2,bid_beta=0.5",
+          "roll_infer=0.2,bid_beta=0.5,rivals=1",
           "the learned network guiding montecarlo's search: its value head judges the bids, and it plays out "
-          "the hand to judge each die, on deals drawn by what the others' bids and rolls say"),
+          "the hand to judge each die for its lead over the others, on deals drawn by what their bids and "
+          "rolls say"),
 )
 
 _BY_NAME = {lv.name: lv for lv in LEVELS}
