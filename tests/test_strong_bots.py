@@ -24,6 +24,7 @@ from minodice.bots.explain import (
     render_explanation,
 )
 from minodice.bots.ismcts import IsmctsBot
+from minodice.bots.levels import level_spec
 from minodice.bots.montecarlo import (
     MonteCarloBot,
     rollout_scores,
@@ -402,3 +403,21 @@ def test_beats_greedy_beyond_the_noise(spec: str, deals: int) -> None:
 def test_default_budgets_beat_greedy_clearly(spec: str) -> None:
     mean, half = duplicate_lead(spec, 120, "slow-duel")
     assert mean - half > 15, (spec, mean, half)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_expert_level_plays_its_rolls_for_its_lead(seed: int) -> None:
+    """The `expert` level counts the other seats' points (`rivals=1`): with its own score settled, searching
+    both dice, it rolls the one that breaks another seat's zero bid (the position of the test above). At its
+    own prior it searches only the griffin: the network, trained on its own points, gives the purple less
+    than 0.1, so the lead counts only among the moves the network finds plausible."""
+    done = (trick((0, Die.RED, Face.SEVEN), (1, Die.YELLOW, Face.THREE), (2, Die.PURPLE, Face.ONE),
+                  (3, Die.GRAY, Face.FLAG), winner=0),)
+    rolled = [(1, Die.RED, Face.SEVEN), (2, Die.PURPLE, Face.ONE), (3, Die.GRAY, Face.FLAG)]
+    v = view([Die.PURPLE, Die.GRIFFIN], hand=3, bids=[0, 0, 1, 1], done=done, rolled=rolled)
+    expert = make_bot(f"{level_spec('expert')},prior=0", seed=seed)
+    assert expert.roll(v) is Die.PURPLE
+    assert expert.last_explanation is not None and "other seats' mean" in expert.last_explanation.note
+    pruned = make_bot(level_spec("expert"), seed=seed)
+    assert pruned.roll(v) is Die.GRIFFIN
+    assert pruned.last_explanation is not None and "the only move the network gives" in pruned.last_explanation.note
