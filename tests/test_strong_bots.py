@@ -264,6 +264,15 @@ def trick(*rolls: tuple[int, Die, Face], winner: int) -> TrickView:
     return TrickView(tuple(RollView(*r) for r in rolls), winner)
 
 
+def spoil_position() -> View:
+    """Seat 0 bid 0 and won trick 1: its -30 is settled. Seat 1 bid 0 and leads trick 2 with a red 7;
+    seat 0's purple lets it take the trick (its bid broken), its griffin most likely takes it away."""
+    done = (trick((0, Die.RED, Face.SEVEN), (1, Die.YELLOW, Face.THREE), (2, Die.PURPLE, Face.ONE),
+                  (3, Die.GRAY, Face.FLAG), winner=0),)
+    rolled = [(1, Die.RED, Face.SEVEN), (2, Die.PURPLE, Face.ONE), (3, Die.GRAY, Face.FLAG)]
+    return view([Die.PURPLE, Die.GRIFFIN], hand=3, bids=[0, 0, 1, 1], done=done, rolled=rolled)
+
+
 BOTS = [("montecarlo:sims=200", 1), ("ismcts:sims=200", 1)]
 
 
@@ -302,12 +311,7 @@ def test_dumps_when_it_has_enough(spec: str, seed: int) -> None:
 @pytest.mark.parametrize("spec", ["montecarlo:sims=200", "neural+search:policy=network-all,prior=0,sims=64",
                                   "neural+search:policy=network,bid_policy=value,prior=0,sims=64"])
 def test_rivals_spoil_a_bid_when_its_own_score_is_settled(seed: int, spec: str) -> None:
-    # Seat 0 bid 0 and won trick 1: its -30 is settled. Seat 1 bid 0 and leads trick 2 with a red 7;
-    # seat 0's purple lets it take the trick (its bid broken), its griffin most likely takes it away.
-    done = (trick((0, Die.RED, Face.SEVEN), (1, Die.YELLOW, Face.THREE), (2, Die.PURPLE, Face.ONE),
-                  (3, Die.GRAY, Face.FLAG), winner=0),)
-    rolled = [(1, Die.RED, Face.SEVEN), (2, Die.PURPLE, Face.ONE), (3, Die.GRAY, Face.FLAG)]
-    v = view([Die.PURPLE, Die.GRIFFIN], hand=3, bids=[0, 0, 1, 1], done=done, rolled=rolled)
+    v = spoil_position()
     own = make_bot(spec, seed=seed)
     own.roll(v)
     assert own.last_explanation is not None
@@ -328,10 +332,7 @@ def test_neural_search_counts_its_rivals_only_where_its_judge_plays_the_hand_out
     assert bot.bid(bid_view) in bid_view.legal_bids
     assert bot.last_explanation is not None
     assert bot.last_explanation.note.startswith("expected score of this hand per bid: playouts by the network")
-    done = (trick((0, Die.RED, Face.SEVEN), (1, Die.YELLOW, Face.THREE), (2, Die.PURPLE, Face.ONE),
-                  (3, Die.GRAY, Face.FLAG), winner=0),)
-    rolled = [(1, Die.RED, Face.SEVEN), (2, Die.PURPLE, Face.ONE), (3, Die.GRAY, Face.FLAG)]
-    roll_view = view([Die.PURPLE, Die.GRIFFIN], hand=3, bids=[0, 0, 1, 1], done=done, rolled=rolled)
+    roll_view = spoil_position()
     assert bot.roll(roll_view) in roll_view.legal_dice
     assert bot.last_explanation is not None
     assert bot.last_explanation.note.startswith("expected score of this hand less 1 x the other seats' mean per die")
@@ -408,13 +409,10 @@ def test_default_budgets_beat_greedy_clearly(spec: str) -> None:
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_expert_level_plays_its_rolls_for_its_lead(seed: int) -> None:
     """The `expert` level counts the other seats' points (`rivals=1`): with its own score settled, searching
-    both dice, it rolls the one that breaks another seat's zero bid (the position of the test above). At its
+    both dice, it rolls the one that breaks another seat's zero bid (`spoil_position`). At its
     own prior it searches only the griffin: the network, trained on its own points, gives the purple less
     than 0.1, so the lead counts only among the moves the network finds plausible."""
-    done = (trick((0, Die.RED, Face.SEVEN), (1, Die.YELLOW, Face.THREE), (2, Die.PURPLE, Face.ONE),
-                  (3, Die.GRAY, Face.FLAG), winner=0),)
-    rolled = [(1, Die.RED, Face.SEVEN), (2, Die.PURPLE, Face.ONE), (3, Die.GRAY, Face.FLAG)]
-    v = view([Die.PURPLE, Die.GRIFFIN], hand=3, bids=[0, 0, 1, 1], done=done, rolled=rolled)
+    v = spoil_position()
     expert = make_bot(f"{level_spec('expert')},prior=0", seed=seed)
     assert expert.roll(v) is Die.PURPLE
     assert expert.last_explanation is not None and "other seats' mean" in expert.last_explanation.note
