@@ -419,3 +419,15 @@ def test_the_expert_level_plays_its_rolls_for_its_lead(seed: int) -> None:
     pruned = make_bot(level_spec("expert"), seed=seed)
     assert pruned.roll(v) is Die.GRIFFIN
     assert pruned.last_explanation is not None and "the only move the network gives" in pruned.last_explanation.note
+
+
+@pytest.mark.parametrize("weights", ["", ",weights=docs/learning/expert-step1-4seats.npz"])
+def test_searching_every_die_lets_the_lead_find_the_spoiler(weights: str) -> None:
+    """With `guide=bids` the network narrows only the bids: every legal die is searched at the rolls, so
+    playing for the lead reaches the die the network leaves out at its prior (the best figure's spec,
+    with the shipped and the step-1 network)."""
+    v = spoil_position()
+    bot = make_bot(f"{level_spec('expert')}{weights},guide=bids", seed=3)
+    assert bot.roll(v) is Die.PURPLE
+    assert bot.last_explanation is not None and "other seats' mean" in bot.last_explanation.note
+    assert {c.choice for c in bot.last_explanation.choices} == set(v.legal_dice)
