@@ -8,6 +8,9 @@ only about 25 times slower (a `montecarlo` decision ~1.2 s instead of ~40 ms; th
 which works to a time budget, reaches a wider interval), and a warning says how to get the
 speed. `MINODICE_NO_NUMBA=1` takes the plain path even where numba is installed.
 
+The compiled kernels are kept in the user's cache folder, one per version of their source
+(`minodice.jitcache`); when one compiles while someone waits, a line says so (`minodice.preparing`).
+
 >>> from minodice.jit import njit
 >>> @njit
 ... def twice(x):
@@ -20,12 +23,16 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import warnings
 from collections.abc import Callable
 from importlib.util import find_spec
 from typing import Any
 
 import numpy as np
+
+from .jitcache import use_cache_dir
+from .preparing import listen
 
 __all__ = ["HAVE_NUMBA", "SlowWithoutNumba", "njit"]
 
@@ -52,12 +59,21 @@ def _plain(func: Callable[..., Any]) -> Callable[..., Any]:
 _warned = False
 
 
+def _load_numba() -> Any:
+    """numba's `njit`, numba loaded the first time with the kernels' cache folder (`jitcache`) and its compiles
+    reported (`preparing`: a line says what is prepared when they make someone wait)."""
+    if "numba" not in sys.modules:
+        use_cache_dir()
+    from numba import njit as numba_njit
+
+    listen()
+    return numba_njit
+
+
 def njit(*args: Any, **kwargs: Any) -> Any:
     """numba's `njit` (same arguments) when numba is installed; else a decorator that keeps the function as Python."""
     if HAVE_NUMBA:
-        from numba import njit as numba_njit
-
-        return numba_njit(*args, **kwargs)
+        return _load_numba()(*args, **kwargs)
     global _warned
     if not _warned:
         _warned = True

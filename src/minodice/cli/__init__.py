@@ -1,4 +1,4 @@
-"""The `minodice` command: one Typer app, one module per command group (play, records, bots, review, train, serve, tournament, table, odds, sheet).
+"""The `minodice` command: one Typer app, one module per command group (play, records, bots, review, train, serve, tournament, table, odds, sheet, warm).
 
 A command loads only its own group: `minodice trick red:6 gray:flag` imports the table
 tools' module and builds their two commands, not the other ten, so the referee answers
@@ -32,6 +32,7 @@ COMMAND_GROUPS: dict[str, tuple[str, ...]] = {
     "table": ("advise", "trick"),
     "odds": ("odds",),
     "sheet": ("sheet",),
+    "warm": ("warm",),  # hidden: `make play` and `make serve` run it once per install
 }
 
 

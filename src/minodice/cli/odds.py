@@ -86,12 +86,14 @@ def odds(
     except (ValueError, RuleError) as exc:
         fail("odds", str(exc))
     from ..analysis.odds import bid_odds, die_values, win_chances
+    from ..preparing import preparing
 
     started = time.perf_counter()
     tables = [win_chances(k, rules) for k in counts]
     position = win_chances(players - 1, rules)
     exact_seconds = time.perf_counter() - started
-    sample = _sample(players, samples, seed, rules, progress)
+    with preparing("the simulator", 5):  # the first odds of an install compile it
+        sample = _sample(players, samples, seed, rules, progress)
     bids, values = bid_odds(sample), die_values(sample)
     sampled_seconds = time.perf_counter() - started - exact_seconds
     if plot is not None:

@@ -43,11 +43,13 @@ def advise_command(
     except RefereeError as exc:
         fail("advise", str(exc))
     from ..analysis.advisor import advise  # numba: loaded only when advice is asked for
+    from ..preparing import preparing
     from ..tui.advice import advice_table
 
     try:
-        advice = advise(hand, players, position=position, opponents=opponents, rules=rules,
-                        precision=precision, seconds=seconds, seed=seed)
+        with preparing("the bid advisor", 5):  # the first advice of an install compiles it
+            advice = advise(hand, players, position=position, opponents=opponents, rules=rules,
+                            precision=precision, seconds=seconds, seed=seed)
     except ValueError as e:
         fail("advise", str(e))
     if as_json:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..dice import hands_for
+from ..preparing import preparing
 from ..rules import Rules
 from ..sim import kernel as K
 from ..sim import vector as V
@@ -38,6 +39,12 @@ from .table import check_seats, make_rules
 
 __all__ = ["KERNEL_POLICIES", "VectorTable", "warmup"]
 
+#: What a first run says while it compiles the vector kernels (`minodice.preparing`), about how long (seconds).
+_PREPARING = ("the vector tables", 15)
+#: The die strengths of a table without greedy seats or hints (unused): read-only, as `strength_array`'s are,
+#: so that the kernels compiled for one serve both (numba compiles read-only arrays apart).
+_NO_STRENGTH = np.zeros(7)
+_NO_STRENGTH.flags.writeable = False
 #: The seat policies the kernel plays (the names `opponents` may use).
 KERNEL_POLICIES: tuple[str, ...] = tuple(K.POLICIES)
 _M64 = (1 << 64) - 1
@@ -120,7 +127,7 @@ class VectorTable:
         self._layout = V.section_offsets(self.seats)
         self._pol = (_bits(codes == V.AGENT), _bits(codes == K.GREEDY))
         self._hints = hints
-        self._strength = strength_array(self.seats, self.rules) if self._pol[1] or hints else np.zeros(7)
+        self._strength = strength_array(self.seats, self.rules) if self._pol[1] or hints else _NO_STRENGTH
         self._final_seats = np.array(self.agent_seats if final_obs else (), dtype=np.int64)
         #: Each game's state, one row a game (fields: `sim.vector`): the host's knowledge (every
         #: seat's dice), not a seat's; read it, do not write it.
@@ -140,8 +147,9 @@ class VectorTable:
             seed = self.seed
         seeds, spread = self._seed_words(seed)
         obs, mask, actor = self._outputs()
-        V.reset_kernel(self.state, self._rng, self._stream, seeds, spread, self.seats, self._hands,
-                       self._pol, self._rules, self._strength, self._layout, obs, mask, actor)
+        with preparing(*_PREPARING):
+            V.reset_kernel(self.state, self._rng, self._stream, seeds, spread, self.seats, self._hands,
+                           self._pol, self._rules, self._strength, self._layout, obs, mask, actor)
         self._started = True
         self._check_stream()
         return obs, self._with_hints(self._info(actor, mask), actor)
@@ -162,9 +170,10 @@ class VectorTable:
         hand_over = np.empty(n, dtype=np.bool_)
         final_totals = np.empty((n, s), dtype=np.int64)
         final_obs = self._final_obs_buffer()
-        bad = V.step_kernel(self.state, self._rng, self._stream, acts, s, self._hands, self._pol, self._rules,
-                            self._strength, self._layout, self._final_seats, obs, mask, actor, rewards,
-                            terminated, hand_over, final_totals, final_obs)
+        with preparing(*_PREPARING):
+            bad = V.step_kernel(self.state, self._rng, self._stream, acts, s, self._hands, self._pol, self._rules,
+                                self._strength, self._layout, self._final_seats, obs, mask, actor, rewards,
+                                terminated, hand_over, final_totals, final_obs)
         if bad >= 0:
             raise self._illegal(int(bad), actions)
         self._check_stream()
@@ -265,7 +274,7 @@ class VectorTable:
 def warmup() -> float:
     """Compile (or load from numba's on-disk cache) the vector kernels now; returns the seconds it took."""
     start = time.perf_counter()
-    vt = VectorTable(2, 3, {1: "greedy", 2: "random"}, final_obs=True)
+    vt = VectorTable(2, 3, {1: "greedy", 2: "random"}, final_obs=True, hints=True)
     _, info = vt.reset()
     vt.step(np.argmax(info["action_mask"], axis=1))
     return time.perf_counter() - start

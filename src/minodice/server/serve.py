@@ -52,14 +52,22 @@ def run(
     import uvicorn
 
     from ..bots import BotSpecError, make_bot
+    from ..jitcache import warmed
+    from ..preparing import preparing
     from ..review import DEFAULT_BOT
+    from ..warm import prepare_hints
     from .app import create_app
 
-    try:
-        make_bot(review_bot or DEFAULT_BOT).close()
-    except BotSpecError as exc:
-        typer.echo(f"--review-bot: {exc}", err=True)
-        raise typer.Exit(2) from None
+    # A first run (before `minodice warm`) compiles here what this process runs: the review bot's simulator
+    # and the bid hint's advisor (the bots' worker processes prepare theirs: `botwarm`).
+    with preparing("the review bot and the bid hint", 10, say=typer.echo):
+        try:
+            make_bot(review_bot or DEFAULT_BOT).close()
+        except BotSpecError as exc:
+            typer.echo(f"--review-bot: {exc}", err=True)
+            raise typer.Exit(2) from None
+        if not warmed():
+            prepare_hints()
     problem = listen_problem(host, port)
     if problem is not None:
         typer.echo(f"minodice serve: {problem}", err=True)

@@ -22,6 +22,8 @@ current hand is played; the result is the seat's hand score in every row.
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -35,7 +37,7 @@ from . import kernel as K
 from . import vector as V
 from .playout import encode, seat_objective, strength_array
 
-__all__ = ["CALLER", "Chooser", "finish_hands", "position_row"]
+__all__ = ["CALLER", "Chooser", "finish_hands", "position_row", "warmup"]
 
 #: `finish_hands(others=CALLER)`: the caller's `choose` plays every seat, not only `seat`.
 CALLER = "caller"
@@ -221,3 +223,20 @@ def _seats_of(state: np.ndarray) -> int:
     if state.ndim != 2 or state.shape[0] == 0 or (n != n[0]).any() or (dealt != dealt[0]).any() or n[0] < 1:
         raise ValueError("rows must be positions (position_row) of one hand and one seat count")
     return int(dealt[0] // n[0])
+
+
+def warmup() -> float:
+    """Compile (or load from numba's cache) the vector kernels as `finish_hands` calls them (every argument
+    is converted there, so any position and chooser compile the same code); returns the seconds it took."""
+    start = time.perf_counter()
+    game = Game(3, seed=0).determinize(0, random.Random(0))
+    rows = np.repeat(position_row(game)[None, :], 2, axis=0)
+    seeds, first = np.arange(2, dtype=np.uint64), np.zeros(2, dtype=np.int64)
+
+    def lowest(obs: np.ndarray, mask: np.ndarray, hints: np.ndarray) -> np.ndarray:
+        return mask.argmax(axis=1)
+
+    finish_hands(rows, seeds, 0, first, lowest, game.rules)
+    finish_hands(rows, seeds, 0, first, lowest, game.rules, others=CALLER, rivals=1.0)
+    finish_hands(rows, seeds, 0, first, lowest, game.rules, leaf=lambda o, m, h: np.zeros(len(o)), depth=1)
+    return time.perf_counter() - start

@@ -35,6 +35,7 @@ from ..events import (
     Rolled,
     TrickWon,
 )
+from ..preparing import preparing
 from ..rules import Rules, TrickState
 from ..view import TrickView, View
 
@@ -513,7 +514,7 @@ class Screen:
             from ..analysis.advisor import bid_hint
             from .advice import advice_table
 
-            with self.console.status(_WORKING):  # a fraction of a second; the first hint of an install compiles
+            with self.console.status(_WORKING), preparing("the bid hint", 5):  # the first of an install compiles
                 advice = bid_hint(view)
             self.console.print(advice_table(advice))
             self.console.print(f"[dim]Hint: bid {advice.best} (simulated, others playing greedy; "
@@ -521,7 +522,7 @@ class Screen:
             return
         from ..bots.explain import roll_hint
 
-        with self.console.status(_WORKING):
+        with self.console.status(_WORKING), preparing("the roll hint", 5):
             explanation = roll_hint(view, seed=view.hand)
         lines = [f"  {c.choice!s:9s} {c.mean:+6.1f} ± {1.96 * c.stderr:.1f}" if c.n else f"  {c.choice!s}  (the only die you may roll: nothing to weigh)"
                  for c in explanation.choices]
