@@ -182,7 +182,7 @@ def test_a_builtin_bot_can_be_checked_too():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["nosuchbot"], "'nosuchbot': unknown bot"),
+        (["nosuchbot"], "unknown bot 'nosuchbot'"),
         (["cmd:no-such-program-xyz"], "the program 'no-such-program-xyz' was not found"),
         ([SIMPLE, "--games", "0"], "--games must be at least 1"),
         ([SIMPLE, "--timeout", "0"], "--timeout must be more than 0"),

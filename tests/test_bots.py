@@ -211,10 +211,10 @@ def test_builtin_help_states_the_bots_real_defaults() -> None:
 
     assert list(BUILTIN) == ["random", "greedy", "montecarlo", "ismcts", "neural", "neural+search", "oracle"]
     assert "greedy" in BUILTIN and "cmd" not in BUILTIN
-    montecarlo = BUILTIN["montecarlo"][1]
+    montecarlo = BUILTIN["montecarlo"].help
     assert f"sims={DEFAULT_SIMS}," in montecarlo and f"bid_sims={DEFAULT_BID_SIMS}," in montecarlo
     bot = MonteCarloBot()
     assert (bot.sims, bot.bid_sims) == (DEFAULT_SIMS, DEFAULT_BID_SIMS)
-    ismcts = BUILTIN["ismcts"][1]
+    ismcts = BUILTIN["ismcts"].help
     assert f"sims={DEFAULT_ITERATIONS}," in ismcts and f"c={DEFAULT_C:g}," in ismcts
-    assert all(isinstance(h, str) and h for _f, h in BUILTIN.values())
+    assert all(isinstance(t.help, str) and t.help for t in BUILTIN.values())

@@ -50,6 +50,7 @@ ROOTS = {
     "minodice.server.protocol.error",
     "minodice.server.protocol.http_error",
     "minodice.table.refusal.Refusal",  # the score sheet's and the referee's
+    "minodice.bots.spec.BotSpecError",  # a bot spec's refusals
 }
 #: What takes a `code` first that is not a registry code: a table's code, a websocket close code.
 NOT_REGISTRY = {
@@ -321,6 +322,16 @@ def test_the_scan_is_real() -> None:
     func = tree.body[0]
     call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call))
     assert Resolver(tree, func).codes(_code_arg(call)) == {"made_up_a", "made_up_b"}  # type: ignore[arg-type]
+
+
+def test_no_code_is_in_two_groups() -> None:
+    """`CODES` joins every group: a code in two groups would take one group's words for the other's."""
+    seen: dict[str, str] = {}
+    for name, group in (*codes.GROUPS.items(), *codes.TERMINAL_GROUPS.items()):
+        for code in group:
+            assert code not in seen, f"{code} is in both {seen[code]} and {name}"
+            seen[code] = name
+    assert len(codes.CODES) == len(seen)
 
 
 def test_server_errors_are_rendered_from_the_registry() -> None:

@@ -12,11 +12,19 @@ import numpy as np
 import pytest
 
 from minodice.bots import BotSpecError, make_bot
-from minodice.bots.network import FEATURES, FEATURES_V1, VALUE_SCALE, PolicyValueNet, features, greedy_hints
+from minodice.bots.network import (
+    FEATURES,
+    FEATURES_V1,
+    PRIVILEGED,
+    VALUE_SCALE,
+    PolicyValueNet,
+    features,
+    greedy_hints,
+)
 from minodice.bots.neural import NeuralBot, load_network, shipped_weights
 from minodice.bots.runner import Match
 from minodice.dice import MAX_SEATS, MIN_SEATS
-from minodice.encoding import DICE, MAX_HANDS, NUM_BIDS, encode, layout, offsets
+from minodice.encoding import MAX_HANDS, encode, layout, offsets
 from minodice.game import Bid, Game, Roll
 from minodice.learn import TrainConfig, Trainer, evaluate_vs_greedy
 from minodice.learn.ppo import Batch, gradients
@@ -62,6 +70,24 @@ def test_a_first_version_network_reads_the_features_before_the_recall(tmp_path: 
     assert not PolicyValueNet.load(tmp_path / "old.npz").recall
     with pytest.raises(ValueError, match="reads"):
         PolicyValueNet.initial(rng, (12,), inputs=100)
+
+
+def test_honest_is_exactly_the_network_seeing_zeros_in_its_privileged_inputs() -> None:
+    """A network trained with the other seats' dice (the lab's oracle guiding) plays as `honest`: those inputs 0."""
+    net = PolicyValueNet.initial(np.random.default_rng(2), (16,), inputs=FEATURES + PRIVILEGED)
+    x = np.random.default_rng(3).random((20, FEATURES), dtype=np.float32)
+    zeros = np.concatenate([x, np.zeros((20, PRIVILEGED), np.float32)], axis=1)
+    for a, b in zip(net.forward(zeros), net.honest().forward(x), strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert net.honest().width == FEATURES and net.width == FEATURES + PRIVILEGED
+
+
+def test_a_network_that_reads_the_dice_cannot_be_loaded_to_play(tmp_path: Path) -> None:
+    """Only `honest` networks are written; one with privileged inputs, written by hand, is refused at load."""
+    peeking = tmp_path / "peeking.npz"
+    PolicyValueNet.initial(np.random.default_rng(4), (8,), inputs=FEATURES + PRIVILEGED).save(peeking)
+    with pytest.raises(ValueError, match="not a minodice network of this version"):
+        load_network(peeking)
 
 
 def test_features_refuse_an_observation_of_another_size_in_words() -> None:
@@ -209,7 +235,11 @@ def test_train_command(tmp_path: Path) -> None:
                           (["--updates", "1", "--hidden", "256;256"], "widths separated by commas"),
                           (["--updates", "1", "--hidden", "4096"], "8 to 1024 units"),
                           (["--updates", "1", "--hidden", "64", "--from", str(out)], "--hidden shapes a new network"),
-                          (["--updates", "1", "--no-recall", "--from", str(out)], "--no-recall shapes a new network")):
+                          (["--updates", "1", "--tables", "8,4,8"], "give two whole numbers"),
+                          # the experiments' flags are the lab's (`python -m research.lab train`, research/tests)
+                          (["--updates", "1", "--against", str(out)], "No such option: --against"),
+                          (["--updates", "1", "--guide", "1"], "No such option: --guide"),
+                          (["--updates", "1", "--no-recall"], "No such option: --no-recall")):
         bad = subprocess.run([sys.executable, "-m", "minodice.cli", "train", "--out", str(out), *args],
                              capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr
@@ -222,7 +252,7 @@ def test_hidden_shapes_the_new_network_and_the_bot_plays_it(tmp_path: Path) -> N
                           "--out", str(out)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     net = load_network(out)
-    assert net.meta["hidden"] == [24, 16] and net.layers == 2 and net.recall
+    assert net.meta["hidden"] == [24, 16] and net.layers == 2 and not net.recall  # the shipped networks' inputs
     game = Game(4, seed=3)
     view = game.observe(game.to_act()[0])
     assert make_bot(f"neural:weights={out}").bid(view) in (view.legal or ())
@@ -324,52 +354,6 @@ def test_neural_search_can_play_its_playouts_with_its_network(policy: str) -> No
     assert [c.mean for c in first.choices] == [c.mean for c in second.choices]
 
 
-@pytest.mark.parametrize(("option", "policy"), [("replies", "network"), ("replies", "value"), ("judge", "value")])
-def test_neural_search_playouts_can_lend_a_part_to_another_network(option: str, policy: str) -> None:
-    """replies=FILE: that network's likeliest moves play the other seats in the playouts, not greedy's;
-    judge=FILE: its value head judges the value playouts' leaves, the search's own network staying the prior.
-    Either way the estimates change while the moves searched and the budget stay."""
-    mc = "docs/learning/expert-mc-4seats.npz"
-    spec = f"neural+search:policy={policy},prior=0,sims=32,bid_sims=32"
-    plain, modelled = make_bot(spec, seed=4), make_bot(f"{spec},{option}={mc}", seed=4)
-    assert f"{option}={mc}" in modelled.describe() and make_bot(modelled.describe()).describe() == modelled.describe()
-    game, _ = _roll_the_network_narrows()
-    view = game.observe(0)
-    assert modelled.roll(view) in view.legal_dice and plain.roll(view) in view.legal_dice
-    a, b = plain.last_explanation, modelled.last_explanation
-    assert a is not None and b is not None
-    assert [c.choice for c in a.choices] == [c.choice for c in b.choices] and all(c.n == 32 for c in b.choices)
-    assert [c.mean for c in a.choices] != [c.mean for c in b.choices]
-    bid_view = Game(4, seed=8).observe(0)
-    assert modelled.bid(bid_view) in bid_view.legal_bids
-
-
-def test_neural_search_trust_weighs_the_networks_choice_against_the_estimates() -> None:
-    """trust=T: a move scores its estimate + T x the network's logit, so a large T plays the network's likeliest
-    searched move and 0 (the default) the best estimate."""
-    spec = "neural+search:policy=value,prior=0,sims=32,bid_sims=32"
-    game, _ = _roll_the_network_narrows()
-    view = game.observe(0)
-    mask, logits, _ = NeuralBot().scores(view)
-    likeliest = DICE[int(np.where(mask, logits, -np.inf).argmax()) - NUM_BIDS]
-    plain, trusting = make_bot(spec, seed=6), make_bot(f"{spec},trust=1000", seed=6)
-    assert "trust" not in plain.describe() and "trust=1000" in trusting.describe()
-    best_estimate = plain.roll(view)
-    assert trusting.roll(view) == likeliest
-    a, b = plain.last_explanation, trusting.last_explanation
-    assert a is not None and b is not None and [c.mean for c in a.choices] == [c.mean for c in b.choices]
-    assert "1000 x the network's logit" in b.note and "logit" not in a.note
-    assert best_estimate == max(a.choices, key=lambda c: c.mean).choice != likeliest  # here they disagree
-    assert make_bot(f"{spec},trust=0", seed=6).roll(view) == best_estimate
-    with pytest.raises(BotSpecError, match=r"trust needs policy \(or bid_policy\) network, network-all or value"):
-        make_bot("neural+search:trust=2")  # greedy playouts
-    with pytest.raises(BotSpecError, match="option trust must be 0 or more, not '-1'"):
-        make_bot("neural+search:policy=value,trust=-1")
-    with pytest.raises(BotSpecError) as bad:
-        make_bot("neural+search:policy=value,trust=x")
-    assert str(bad.value) == "neural+search: option trust must be a number, not 'x'"  # the bot named once
-
-
 def test_neural_search_bid_policy_bids_as_montecarlo_and_rolls_as_the_value_search() -> None:
     """bid_policy judges the bids apart from the rolls: with greedy (and no narrowing of bids) the bids are
     montecarlo's own, playout for playout, while the rolls stay with the value search's network playouts."""
@@ -435,25 +419,6 @@ def test_neural_search_bid_policy_is_checked_in_words() -> None:
     assert make_bot("neural+search:policy=value,bid_policy=greedy,bid_sims=16385").bid_sims == 16385  # greedy's
     with pytest.raises(BotSpecError, match="the montecarlo bot has no option 'bid_policy'"):
         make_bot("montecarlo:bid_policy=value")
-    # replies play where the kernel would play the other seats: the rolls here, not the network-all bids
-    mc = "docs/learning/expert-mc-4seats.npz"
-    bot = make_bot(f"neural+search:policy=value,bid_policy=network-all,replies={mc},prior=0,sims=8,bid_sims=8", seed=1)
-    bid_view = Game(4, seed=8).observe(0)
-    assert bot.bid(bid_view) in bid_view.legal_bids
-
-
-def test_neural_search_replies_are_refused_where_they_cannot_play() -> None:
-    """Only the network playouts whose other seats the kernel plays can hand them to a network."""
-    with pytest.raises(BotSpecError, match=r"replies needs policy \(or bid_policy\) network or value"):
-        make_bot("neural+search:replies=docs/learning/expert-mc-4seats.npz")  # greedy playouts
-    with pytest.raises(BotSpecError, match=r"replies needs policy \(or bid_policy\) network or value"):
-        make_bot("neural+search:policy=network-all,replies=docs/learning/expert-mc-4seats.npz")
-    with pytest.raises(BotSpecError, match=r"neural\+search: no network file at 'nowhere\.npz'"):
-        make_bot("neural+search:policy=value,replies=nowhere.npz")
-    with pytest.raises(BotSpecError, match="option replies must name a network file"):
-        make_bot("neural+search:policy=value,replies= ")
-    with pytest.raises(BotSpecError, match="the montecarlo bot has no option 'replies'"):
-        make_bot("montecarlo:replies=docs/learning/expert-mc-4seats.npz")
 
 
 @pytest.mark.parametrize("seats", [3, 6])
@@ -482,25 +447,3 @@ def test_neural_search_network_playouts_refuse_a_budget_too_big_to_hold_in_memor
         make_bot("neural+search:policy=value,bid_sims=16385")
     assert make_bot("neural+search:policy=value,sims=16384").describe() == "neural+search:sims=16384,policy=value"
     assert make_bot("neural+search:sims=100000").describe() == "neural+search:sims=100000"  # greedy playouts stream
-
-
-def test_neural_search_judged_by_its_own_network_is_unchanged_and_a_judge_is_refused_where_none_judges() -> None:
-    """judge=FILE (see the test above) with the search's own network judges as without it; a judge is refused
-    where no value head judges, or when its file is missing."""
-    other = "docs/learning/expert-mc-4seats.npz"
-    spec = "neural+search:policy=value,prior=0,sims=32,bid_sims=32"
-    game, _ = _roll_the_network_narrows()
-    view = game.observe(0)
-    itself = make_bot(f"{spec},judge=docs/learning/expert-step1-4seats.npz,weights=docs/learning/expert-step1-4seats.npz",
-                      seed=4)
-    same = make_bot(f"{spec},weights=docs/learning/expert-step1-4seats.npz", seed=4)
-    assert itself.roll(view) == same.roll(view)  # its own network as the judge: the same estimates
-    assert [c.mean for c in itself.last_explanation.choices] == [c.mean for c in same.last_explanation.choices]
-    with pytest.raises(BotSpecError, match=r"judge needs policy \(or bid_policy\) value"):
-        make_bot(f"neural+search:policy=network,judge={other}")
-    with pytest.raises(BotSpecError, match=r"neural\+search: no network file at 'nowhere\.npz'"):
-        make_bot("neural+search:policy=value,judge=nowhere.npz")
-    with pytest.raises(BotSpecError, match="option judge must name a network file"):
-        make_bot("neural+search:policy=value,judge= ")
-    with pytest.raises(BotSpecError, match="the montecarlo bot has no option 'judge'"):
-        make_bot(f"montecarlo:judge={other}")

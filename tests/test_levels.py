@@ -14,9 +14,9 @@ import httpx
 import pytest
 
 from minodice import record as records
-from minodice.bots import BUILTIN, make_bot
+from minodice.bots import BUILTIN, make_bot, parse_spec
 from minodice.bots.clairvoyance import ClairvoyantBot
-from minodice.bots.levels import LEVELS, find_level, level_names, level_spec
+from minodice.bots.levels import LEVELS, find_level, level_names
 from test_server_common import server_fixtures
 
 server, http = server_fixtures("levels")
@@ -36,9 +36,13 @@ def test_the_levels_are_honest_bots_in_order() -> None:
     for lv in LEVELS:
         bot = make_bot(lv.spec, seed=0)
         assert not isinstance(bot, ClairvoyantBot), lv
-        assert not BUILTIN.info(lv.spec.partition(":")[0]).cheats
-        assert lv.description and find_level(lv.name) is lv and level_spec(lv.name) == lv.spec
-    assert find_level("oracle") is None and level_spec("greedy") == "greedy"
+        assert not BUILTIN.info(lv.spec.name).cheats
+        assert lv.description and find_level(lv.name) is lv
+        # a level's name is a spec everywhere: it stands for the level's bot, and its options may be changed
+        assert parse_spec(lv.name) == lv.spec and parse_spec(str(lv.spec)) == lv.spec
+        assert make_bot(lv.name, seed=0).describe() == str(lv.spec)
+    assert find_level("oracle") is None
+    assert parse_spec("hard:sims=20") == BUILTIN.spec("montecarlo", sims=20, bid_sims=96)
 
 
 def test_play_at_a_level_saves_and_resumes(tmp_path: Path) -> None:
@@ -59,7 +63,7 @@ def test_play_seats_as_many_bots_as_opponents_asks(tmp_path: Path, level: str | 
     chosen = ["--level", level] if level else []
     done = _play(*chosen, "--opponents", opponents, "--seed", "6", "--save", str(save))
     assert done.returncode == 0, done.stderr
-    spec = level_spec(level) if level else "greedy"
+    spec = str(find_level(level).spec) if level else "greedy"  # type: ignore[union-attr]
     seats = records.load(save)["seats"]
     assert [p.get("bot") for p in seats] == [None] + [spec] * int(opponents)
     # A level's bots are named after the level the player chose, not after the search behind it.
@@ -86,7 +90,7 @@ def test_play_refuses_a_level_with_bots_and_an_unknown_level() -> None:
 def test_the_server_lists_the_levels_and_plays_them(http: httpx.Client) -> None:
     opts = http.get("/api/options").json()
     assert [lv["name"] for lv in opts["levels"]] == list(level_names())
-    assert [lv["bot"] for lv in opts["levels"]] == [lv.spec for lv in LEVELS]
+    assert [lv["bot"] for lv in opts["levels"]] == [str(lv.spec) for lv in LEVELS]
     assert {b["name"] for b in opts["bots"]} == set(BUILTIN.honest())
     r = http.post("/api/tables", json={"seats": 3, "bots": ["easy", "medium", "expert"]})
     assert r.status_code == 201, r.text

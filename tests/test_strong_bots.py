@@ -24,7 +24,6 @@ from minodice.bots.explain import (
     render_explanation,
 )
 from minodice.bots.ismcts import IsmctsBot
-from minodice.bots.levels import level_spec
 from minodice.bots.montecarlo import (
     MonteCarloBot,
     rollout_scores,
@@ -86,7 +85,8 @@ def test_specs_and_options() -> None:
     assert isinstance(bot, MonteCarloBot)
     assert (bot.sims, bot.bid_sims, bot.seconds, bot.policy, bot.infer, bot.ambition) == (
         50, 64, 0.5, "random", 0, 0)
-    assert bot.describe() == "montecarlo:sims=50,bid_sims=64,seconds=0.5,policy=random,infer=0,ambition=0"
+    # written back in the options' declared order, whatever order they were given in
+    assert bot.describe() == "montecarlo:sims=50,bid_sims=64,infer=0,ambition=0,policy=random,seconds=0.5"
     assert make_bot("montecarlo").describe() == "montecarlo"
     assert make_bot("montecarlo").rivals == 0
     lead = make_bot("montecarlo:rivals=1")
@@ -406,28 +406,25 @@ def test_default_budgets_beat_greedy_clearly(spec: str) -> None:
     assert mean - half > 15, (spec, mean, half)
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_the_expert_level_plays_its_rolls_for_its_lead(seed: int) -> None:
-    """The `expert` level counts the other seats' points (`rivals=1`): with its own score settled, searching
-    both dice, it rolls the one that breaks another seat's zero bid (`spoil_position`). At its
-    own prior it searches only the griffin: the network, trained on its own points, gives the purple less
-    than 0.1, so the lead counts only among the moves the network finds plausible."""
+@pytest.mark.parametrize("nets", ["expert", "self-play"])
+def test_the_expert_level_plays_its_rolls_for_its_lead(nets: str) -> None:
+    """The `expert` level counts the other seats' points (`rivals=1`) and searches every legal die
+    (`guide=bids`): with its own score settled, it rolls the one that breaks another seat's zero bid
+    (`spoil_position`), with its own networks and with the self-play ones."""
     v = spoil_position()
-    expert = make_bot(f"{level_spec('expert')},prior=0", seed=seed)
-    assert expert.roll(v) is Die.PURPLE
-    assert expert.last_explanation is not None and "other seats' mean" in expert.last_explanation.note
-    pruned = make_bot(level_spec("expert"), seed=seed)
-    assert pruned.roll(v) is Die.GRIFFIN
-    assert pruned.last_explanation is not None and "the only move the network gives" in pruned.last_explanation.note
-
-
-@pytest.mark.parametrize("weights", ["", ",weights=docs/learning/expert-step1-4seats.npz"])
-def test_searching_every_die_lets_the_lead_find_the_spoiler(weights: str) -> None:
-    """With `guide=bids` the network narrows only the bids: every legal die is searched at the rolls, so
-    playing for the lead reaches the die the network leaves out at its prior (the best figure's spec,
-    with the shipped and the step-1 network)."""
-    v = spoil_position()
-    bot = make_bot(f"{level_spec('expert')}{weights},guide=bids", seed=3)
+    bot = make_bot(f"expert:nets={nets}", seed=3)
     assert bot.roll(v) is Die.PURPLE
     assert bot.last_explanation is not None and "other seats' mean" in bot.last_explanation.note
     assert {c.choice for c in bot.last_explanation.choices} == set(v.legal_dice)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_network_alone_leaves_out_the_spoiler(seed: int) -> None:
+    """Why the expert level searches every die: narrowed by its network at the default prior (`guide=both`),
+    it searches only the griffin, since the network, trained on its own points, gives the purple less than
+    0.1; searching every move by prior instead (`prior=0`) finds it too."""
+    v = spoil_position()
+    pruned = make_bot("expert:guide=both", seed=seed)
+    assert pruned.roll(v) is Die.GRIFFIN
+    assert pruned.last_explanation is not None and "the only move the network gives" in pruned.last_explanation.note
+    assert make_bot("expert:guide=both,prior=0", seed=seed).roll(v) is Die.PURPLE

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["CODES", "GROUPS", "printable", "quoted", "render"]
+__all__ = ["CODES", "GROUPS", "TERMINAL_GROUPS", "printable", "quoted", "render"]
 
 #: What `printable` escapes: control characters (C0, DEL, C1), line and paragraph separators,
 #: the bidirectional-text controls that reorder what a terminal shows, and lone surrogates.
@@ -210,13 +210,42 @@ SHEET_REFUSALS: dict[str, str] = {
 }
 # --- END sheet group
 
+#: Why a bot spec is refused (`bots.spec.BotSpecError`): parameters that echo what was typed come quoted
+#: and cut short (`quoted`); `suggestion` is empty or " (did you mean 'x'?)".
+BOT_SPEC_REFUSALS: dict[str, str] = {
+    "spec_empty": "a bot spec must be a name such as 'greedy' or 'cmd:python3 bot.py'",
+    "cmd_empty": "'cmd:' needs a program to run, e.g. 'cmd:python3 mybot.py'",
+    "unknown_bot": "unknown bot {name}{suggestion}: choose one of {choices}, or cmd:PROGRAM",
+    "option_syntax": "bot option {part} in {spec} must look like key=value",
+    "option_repeated": "{bot}: option {option} is given twice: give each option once",
+    "no_options": "the {bot} bot takes no options (got {option})",
+    "unknown_option": "the {bot} bot has no option {option}{suggestion}: its options are {choices}",
+    "not_whole": "{bot}: option {option} must be a whole number, not {value}",
+    "not_number": "{bot}: option {option} must be a number, not {value}",
+    "not_finite": "{bot}: option {option} must be a finite number, not {value}",
+    "below_range": "{bot}: option {option} must be {least}, not {value}",
+    "above_range": "{bot}: option {option} may be at most {most}, not {value}",
+    "not_choice": "{bot}: option {option} must be {choices}, not {value}",
+    "no_file": "{bot}: option {option} must name a network file",
+    "file_comma": "{bot}: option {option} names a file whose path holds a comma ({value}), which a spec cannot "
+                  "hold: move or link the file",
+    "unreadable_file": "{bot}: {error}",
+    "weights_and_nets": "{bot}: weights names the one network it plays: leave out nets (the shipped ones)",
+    "network_seconds": "{bot}: {option}={policy} takes a playout budget (sims, per), not seconds",
+    "rivals_value_head": "{bot}: {which} in the value head, which estimates the seat's own points only: rivals "
+                         "needs a judge that plays the hand out ({rollouts})",
+    "network_sims": "{bot}: {option}={policy} plays at most {most} playouts a move (sims and bid_sims), all at once "
+                    "in memory, not {sims}",
+}
+
 #: Why a command cannot run on this install (`extras.MissingExtra`).
 INSTALL_REFUSALS: dict[str, str] = {
     "missing_extra": "this needs minodice's optional part '{extra}' ({module} is not installed): "
                      "pip install 'minodice[{extra}]'",
 }
 
-#: Every group of codes, by name (layers above add theirs here, never elsewhere).
+#: Every group of codes the web client shows, by name (layers above add theirs here, never elsewhere; each
+#: code has its words in every language file of the web client).
 GROUPS: dict[str, dict[str, str]] = {
     "trick_reason": TRICK_REASONS,
     "bonus_reason": BONUS_REASONS,
@@ -227,8 +256,16 @@ GROUPS: dict[str, dict[str, str]] = {
     "install_refusal": INSTALL_REFUSALS,
 }
 
+#: The groups of codes only the command line and the Python API show (the web never sends them, so its
+#: language files need not carry them): a bot spec is typed at a terminal; the web offers names only.
+TERMINAL_GROUPS: dict[str, dict[str, str]] = {
+    "bot_spec_refusal": BOT_SPEC_REFUSALS,
+}
+
 #: Every code and its English template.
-CODES: dict[str, str] = {code: text for group in GROUPS.values() for code, text in group.items()}
+CODES: dict[str, str] = {
+    code: text for group in (*GROUPS.values(), *TERMINAL_GROUPS.values()) for code, text in group.items()
+}
 
 
 def render(code: str, params: Mapping[str, Any] | None = None) -> str:

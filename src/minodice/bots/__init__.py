@@ -1,9 +1,12 @@
-"""Bots: the Bot interface, the built-in bots, and bots from a spec string.
+"""Bots: the Bot interface, the built-in bots, and bots from a spec.
 
-A spec names a bot: `random`, `greedy`, `montecarlo`, `ismcts` or `oracle` (a
-reference that cheats, see `bots.oracle`), with options as `name:key=value,...`;
+A spec names a bot: `random`, `greedy`, `montecarlo`, `ismcts`, `neural`,
+`neural+search` or `oracle` (a reference that cheats, see `bots.oracle`), with
+options as `name:key=value,...`; a level (`easy` … `expert`, `bots.levels`);
 or `cmd:PROGRAM ARGS` for an external program speaking `minodice-bot/1` (see
-`docs/bot-protocol.md`).
+`docs/bot-protocol.md`). Every option is declared once, here (`bots.spec`):
+`BUILTIN.parse` reads a spec, checking each value and the bot's options
+together, and `make_bot` makes the bot.
 
 >>> bot = make_bot("random", seed="game-1:seat-2")
 >>> bot.name
@@ -12,352 +15,266 @@ or `cmd:PROGRAM ARGS` for an external program speaking `minodice-bot/1` (see
 The registry states every bot's options with the defaults the bots use:
 
 >>> from minodice.bots.defaults import DEFAULT_SIMS
->>> f"sims={DEFAULT_SIMS}" in BUILTIN["montecarlo"][1]
+>>> f"sims={DEFAULT_SIMS}" in BUILTIN["montecarlo"].usage
 True
 >>> BUILTIN.info("ismcts").usage
 'sims=160, per=4, c=0.3, bid_sims=1600, infer=1, roll_infer, bid_beta, roll_net, ambition=5, policy=greedy, seconds'
+>>> str(parse_spec("montecarlo:sims=200,sims=300"))
+Traceback (most recent call last):
+...
+minodice.bots.spec.BotSpecError: montecarlo: option sims is given twice: give each option once
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from ..codes import quoted
 from . import defaults as D
 from .base import Bot, BotFault
 from .random_bot import RandomBot
+from .spec import CHEATS, BotSpec, BotSpecError, BotType, BotTypes, ExternalSpec, Option
 
 __all__ = [
-    "BUILTIN", "CHEATS", "Bot", "BotFault", "BotInfo", "BotOption", "BotSpecError", "BuiltinBots", "bot_seed", "make_bot",
-    "parse_spec",
+    "BUILTIN", "CHEATS", "Bot", "BotFault", "BotSpec", "BotSpecError", "BotType", "BotTypes", "ExternalSpec",
+    "Option", "bot_seed", "make_bot", "parse_spec",
 ]
 
-#: Makes a built-in bot from its random stream and its spec's options.
-Factory = Callable[[random.Random, dict[str, str]], Bot]
+
+def _unreadable(name: str, exc: ValueError) -> BotSpecError:
+    """A bot that could not be made from a checked spec: a file it names cannot be read."""
+    return BotSpecError("unreadable_file", bot=name, error=str(exc))
 
 
-class BotSpecError(ValueError):
-    """A bot spec that names no bot."""
-
-
-def _no_options(name: str, options: dict[str, str]) -> None:
-    if options:
-        raise BotSpecError(f"the {name} bot takes no options (got {', '.join(sorted(options))})")
-
-
-def _greedy(rng: random.Random, options: dict[str, str]) -> Bot:
+def _greedy(rng: random.Random, spec: BotSpec) -> Bot:
     from .greedy import GreedyBot
 
-    _no_options("greedy", options)
     return GreedyBot(rng)
 
 
-def _random(rng: random.Random, options: dict[str, str]) -> Bot:
-    _no_options("random", options)
+def _random(rng: random.Random, spec: BotSpec) -> Bot:
     return RandomBot(rng)
 
 
-def _budget(name: str, options: dict[str, str]) -> dict[str, Any]:
-    """A searching bot's options, checked against its registered ones (BotSpecError naming the bad one).
-
-    Each value has its option's type (`parse_budget` converts it), so they go to the bot as keywords.
-    """
-    from .montecarlo import parse_budget
-
-    try:
-        return parse_budget(name, options, BUILTIN.info(name).option_names)
-    except ValueError as exc:
-        raise BotSpecError(str(exc)) from None
-
-
-def _montecarlo(rng: random.Random, options: dict[str, str]) -> Bot:
+def _montecarlo(rng: random.Random, spec: BotSpec) -> Bot:
     from .montecarlo import MonteCarloBot
 
-    budget = _budget("montecarlo", options)
     try:
-        return MonteCarloBot(rng, **budget)
+        return MonteCarloBot(rng, **spec.keywords)
     except ValueError as exc:  # a file it cannot read (`roll_net`)
-        raise BotSpecError(f"montecarlo: {exc}") from None
+        raise _unreadable(spec.name, exc) from None
 
 
-def _ismcts(rng: random.Random, options: dict[str, str]) -> Bot:
+def _ismcts(rng: random.Random, spec: BotSpec) -> Bot:
     from .ismcts import IsmctsBot
 
-    budget = _budget("ismcts", options)
     try:
-        return IsmctsBot(rng, **budget)
+        return IsmctsBot(rng, **spec.keywords)
     except ValueError as exc:  # a file it cannot read (`roll_net`)
-        raise BotSpecError(f"ismcts: {exc}") from None
+        raise _unreadable(spec.name, exc) from None
 
 
-def _neural(rng: random.Random, options: dict[str, str]) -> Bot:
+def _neural(rng: random.Random, spec: BotSpec) -> Bot:
     from .neural import NeuralBot
 
-    unknown = sorted(set(options) - {"weights"})
-    if unknown:
-        raise BotSpecError(f"the neural bot has no option {quoted(unknown[0])}: its one option is weights")
     try:
-        return NeuralBot(rng, weights=options.get("weights"))
+        return NeuralBot(rng, **spec.keywords)
     except ValueError as exc:
-        raise BotSpecError(f"neural: {exc}") from None
+        raise _unreadable(spec.name, exc) from None
 
 
-def _neural_search(rng: random.Random, options: dict[str, str]) -> Bot:
+def _neural_search(rng: random.Random, spec: BotSpec) -> Bot:
     from .neural import NeuralSearchBot
 
-    rest = {k: v for k, v in options.items() if k not in ("weights", "prior", "guide", "policy", "bid_policy")}
-    prior: float | None = None
-    if "prior" in options:
-        try:
-            prior = float(options["prior"])
-        except ValueError:
-            prior = -1.0
-        if not 0 <= prior <= 1:
-            raise BotSpecError(f"neural+search: prior must be a probability from 0 to 1, not {quoted(options['prior'])}")
-    policies = (*D.POLICIES, *D.NETWORK_POLICIES)
-    for key in ("policy", "bid_policy"):
-        if options.get(key, D.DEFAULT_POLICY) not in policies:
-            raise BotSpecError(f"neural+search: {key} must be {', '.join(policies[:-1])} or {policies[-1]}, "
-                               f"not {quoted(options[key])}")
-    budget = _budget("neural+search", rest)  # its errors name the bot already
     try:
-        return NeuralSearchBot(rng, weights=options.get("weights"), prior=prior, guide=options.get("guide"),
-                               policy=options.get("policy", D.DEFAULT_POLICY), bid_policy=options.get("bid_policy"),
-                               **budget)
+        return NeuralSearchBot(rng, **spec.keywords)
     except ValueError as exc:
-        raise BotSpecError(f"neural+search: {exc}") from None
+        raise _unreadable(spec.name, exc) from None
 
 
-def _oracle(rng: random.Random, options: dict[str, str]) -> Bot:
+def _oracle(rng: random.Random, spec: BotSpec) -> Bot:
     from .oracle import OracleBot
 
-    budget = _budget("oracle", {k: v for k, v in options.items() if k != "sees"})
-    try:
-        return OracleBot(rng, sees=options.get("sees"), **budget)
-    except ValueError as exc:  # the bot checks `sees` itself
-        raise BotSpecError(f"oracle: {exc}") from None
+    return OracleBot(rng, **spec.keywords)
 
 
-@dataclass(frozen=True)
-class BotOption:
-    """One option of a built-in bot's spec: its name, its default (None: off unless given), what it does."""
-
-    name: str
-    default: int | float | str | None
-    help: str
-
-    def __str__(self) -> str:
-        """`sims=800` (an option with a default), or the bare name (one that is off unless given)."""
-        if self.default is None:
-            return self.name
-        value = f"{self.default:g}" if isinstance(self.default, float) else str(self.default)
-        return f"{self.name}={value}"
+def _judges(spec: BotSpec) -> tuple[tuple[str, str], tuple[str, str]]:
+    """neural+search's two judges, each with the option that set it: (option, policy) of its rolls and its bids."""
+    policy = str(spec.get("policy"))
+    bid_policy = spec.get("bid_policy")
+    return ("policy", policy), ("policy" if bid_policy is None else "bid_policy", str(bid_policy or policy))
 
 
-@dataclass(frozen=True)
-class BotInfo:
-    """A built-in bot: its spec name, how it plays (one line), its options, and the factory that makes it.
-
-    `instant`: it decides in microseconds, with no search — a server asks it on its event loop
-    rather than handing the decision to a worker process (which costs more than the decision).
-    `cheats`: it sees every seat's dice (a `bots.clairvoyance.ClairvoyantBot`): a reference, never
-    an opponent for people at web tables.
-    """
-
-    name: str
-    plays: str
-    factory: Factory
-    options: tuple[BotOption, ...] = ()
-    instant: bool = False
-    cheats: bool = False
-
-    @property
-    def option_names(self) -> tuple[str, ...]:
-        """The option names its spec accepts."""
-        return tuple(o.name for o in self.options)
-
-    @property
-    def usage(self) -> str:
-        """Its options with their defaults: `sims=800, per=8, ..., seconds` (empty: it takes none)."""
-        return ", ".join(str(o) for o in self.options)
-
-    @property
-    def brief(self) -> str:
-        """Its name with its options' defaults, and whether it cheats: `oracle (sims=800, ...) [cheats, ...]`."""
-        text = f"{self.name} ({self.usage})" if self.options else self.name
-        return f"{text} [{CHEATS}]" if self.cheats else text
-
-    @property
-    def help(self) -> str:
-        """How it plays, and its options with their defaults (a cheating bot's help begins by saying so)."""
-        text = f"{self.plays} (options: {self.usage})" if self.options else self.plays
-        return f"[{CHEATS}] {text}" if self.cheats else text
+def _check_neural_search(spec: BotSpec) -> None:
+    """neural+search's options together: a network judge takes playouts, not seconds, and at most
+    `MAX_NETWORK_SIMS` a move; `rivals` needs a judge that plays the hand out."""
+    _check_network(spec)
+    judges = _judges(spec)
+    policies = {p for _, p in judges}
+    for key, policy in judges:
+        if policy in D.NETWORK_POLICIES and spec.get("seconds") is not None:
+            raise BotSpecError("network_seconds", bot=spec.name, option=key, policy=policy)
+    if spec.get("rivals") and not policies & set(D.ROLLOUT_POLICIES):
+        which = "policy=value ends" if spec.get("bid_policy") is None else "policy and bid_policy=value end"
+        raise BotSpecError("rivals_value_head", bot=spec.name, which=which, rollouts=_or(D.ROLLOUT_POLICIES))
+    for (key, policy), budget in zip(judges, ("sims", "bid_sims")):
+        sims = spec.get(budget) if budget in spec.given else D.DEFAULT_NETWORK_SIMS
+        if policy in D.NETWORK_POLICIES and int(sims or 0) > D.MAX_NETWORK_SIMS:
+            raise BotSpecError("network_sims", bot=spec.name, option=key, policy=policy,
+                               most=f"{D.MAX_NETWORK_SIMS:,}", sims=f"{int(sims or 0):,}")
 
 
-class BuiltinBots(Mapping[str, tuple[Factory, str]]):
-    """The built-in bots by name: (factory, one-line help); `info(name)` gives the whole entry.
-
-    Every name, option and default shown by `minodice bots`, `play --help` and
-    the server's bot list comes from here, and the defaults from
-    `bots.defaults` (the values the bots use): the help cannot go stale.
-    """
-
-    def __init__(self, entries: tuple[BotInfo, ...]) -> None:
-        self._entries = {e.name: e for e in entries}
-
-    def __getitem__(self, name: str) -> tuple[Factory, str]:
-        info = self._entries[name]
-        return info.factory, info.help
-
-    def info(self, name: str) -> BotInfo:
-        """The registry entry of bot `name` (KeyError: no such bot)."""
-        return self._entries[name]
-
-    def factory(self, name: str) -> Factory:
-        """The factory of bot `name`."""
-        return self._entries[name].factory
-
-    def summary(self) -> str:
-        """Every bot with its options' defaults on one line, for a command's help."""
-        return ", ".join(e.brief for e in self._entries.values())
-
-    def names(self) -> str:
-        """Every bot's name, a cheating bot's marked: `random, greedy, ..., oracle (cheats, ...)`."""
-        return ", ".join(f"{e.name} ({CHEATS})" if e.cheats else e.name for e in self._entries.values())
-
-    def honest(self) -> tuple[str, ...]:
-        """The names of the bots that play fair (see only their seat's view): what people may play against."""
-        return tuple(e.name for e in self._entries.values() if not e.cheats)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._entries
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._entries)
-
-    def __len__(self) -> int:
-        return len(self._entries)
+def _or(words: tuple[str, ...]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
-#: What the help says of a bot that `cheats` (see `BotInfo`).
-CHEATS = "cheats, sees every seat's dice"
+def _count(name: str, default: int, help: str) -> Option:
+    """A whole-number budget: positive, at most `MAX_BUDGET_COUNT` (so that no spec stalls a game)."""
+    return Option(name, help, "whole", default, high=D.MAX_BUDGET_COUNT)
+
+
+def _share(name: str, default: float | None, help: str) -> Option:
+    """A real number of 0 or more, 0 meaning off."""
+    return Option(name, help, "number", default, zero_off=True)
+
+
+def _network_file(name: str, help: str) -> Option:
+    return Option(name, help, "file")
+
 
 #: The learned bots' network file.
-_WEIGHTS = BotOption("weights", None, "a network file of `minodice train`, played at every table size, instead of the shipped ones (one per size)")
+_WEIGHTS = _network_file(
+    "weights", "a network file of `minodice train`, played at every table size, instead of the shipped ones (one per size)")
+#: Which of the shipped networks they play (`bots.network.SHIPPED_FAMILIES`; a light copy of its names here).
+_NETS = Option(
+    "nets", "the shipped networks it plays, one per table size: self-play (trained by PPO in self-play) or expert "
+    "(those after a step of expert iteration on neural+search's games)", "choice", D.SHIPPED_FAMILIES[0],
+    choices=D.SHIPPED_FAMILIES)
+
+
+def _check_network(spec: BotSpec) -> None:
+    """`weights` names the one network it plays: a family of shipped ones (`nets`) goes with it not."""
+    if spec.get("weights") is not None and "nets" in spec.given:
+        raise BotSpecError("weights_and_nets", bot=spec.name)
 
 #: montecarlo's playout budget (neural+search searches with it too).
 _MONTECARLO_BUDGET = (
-    BotOption("sims", D.DEFAULT_SIMS, "playouts per legal die"),
-    BotOption("per", D.DEFAULT_PER, "playouts per determinization"),
-    BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
-    BotOption("bid_per", D.DEFAULT_BID_PER, "playouts per determinization, bidding"),
+    _count("sims", D.DEFAULT_SIMS, "playouts per legal die"),
+    _count("per", D.DEFAULT_PER, "playouts per determinization"),
+    _count("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
+    _count("bid_per", D.DEFAULT_BID_PER, "playouts per determinization, bidding"),
 )
 
+_SECONDS = Option("seconds", "a time budget per decision instead (not reproducible)", "number",
+                  high=D.MAX_BUDGET_SECONDS)
+_AMBITION = _share("ambition", D.DEFAULT_AMBITION, "points per bid for its own better play than the playouts' (0: off)")
+_POLICY = Option("policy", f"the playout policy: {' or '.join(D.POLICIES)}", "choice", D.DEFAULT_POLICY,
+                 choices=D.POLICIES)
+
 _SEARCH_MODEL = (
-    BotOption("infer", D.DEFAULT_INFER, "trust in the other seats' bids and rolls as evidence (0: none)"),
-    BotOption("roll_infer", None, "trust in their rolls apart (0: none; default: infer)"),
-    BotOption("bid_beta", None,
-              "model a bid as taken with odds exp(bid_beta x its expected score), not by its distance from greedy's"),
-    BotOption("roll_net", None,
-              "a network file of `minodice train` whose policy models their rolls, not greedy's choice "
-              "(a roll then weighs its surprise x roll_infer)"),
-    BotOption("ambition", D.DEFAULT_AMBITION, "points per bid for its own better play than the playouts' (0: off)"),
-    BotOption("policy", D.DEFAULT_POLICY, f"the playout policy: {' or '.join(D.POLICIES)}"),
-    BotOption("seconds", None, "a time budget per decision instead (not reproducible)"),
+    _share("infer", D.DEFAULT_INFER, "trust in the other seats' bids and rolls as evidence (0: none)"),
+    _share("roll_infer", None, "trust in their rolls apart (0: none; default: infer)"),
+    Option("bid_beta",
+           "model a bid as taken with odds exp(bid_beta x its expected score), not by its distance from greedy's",
+           "number"),
+    _network_file("roll_net", "a network file of `minodice train` whose policy models their rolls, not greedy's "
+                  "choice (a roll then weighs its surprise x roll_infer)"),
+    _AMBITION,
+    _POLICY,
+    _SECONDS,
 )
 
 #: How much the others' scores count against the bot's own (montecarlo's playouts, and neural+search's where they
 #: play the hand out).
-_RIVALS = BotOption("rivals", D.DEFAULT_RIVALS,
-                    "how much the other seats' mean hand score counts against its own (0: its own only; 1: its lead)")
-_NEURAL_RIVALS = BotOption(
+_RIVALS = _share("rivals", D.DEFAULT_RIVALS,
+                 "how much the other seats' mean hand score counts against its own (0: its own only; 1: its lead)")
+_NEURAL_RIVALS = _share(
     "rivals", D.DEFAULT_RIVALS,
-    f"{_RIVALS.help}, where its judge plays the hand out ({', '.join(D.ROLLOUT_POLICIES[:-1])} or "
-    f"{D.ROLLOUT_POLICIES[-1]}): a value head estimates its own points only",
+    f"{_RIVALS.help}, where its judge plays the hand out ({_or(D.ROLLOUT_POLICIES)}): "
+    "a value head estimates its own points only",
 )
 
-#: The search model's options about the other seats' evidence (the oracle has no use for them).
-_EVIDENCE_OPTIONS = ("infer", "roll_infer", "bid_beta", "roll_net")
-
-#: neural+search's playout policy: the kernel's, or its network's (`bots.network_playouts`).
-_NEURAL_POLICY = BotOption(
-    "policy", D.DEFAULT_POLICY,
-    f"the playout policy: {' or '.join(D.POLICIES)} (the kernel's), or {', '.join(D.NETWORK_POLICIES[:-1])} or "
-    f"{D.NETWORK_POLICIES[-1]} (its network's; then sims and bid_sims default to {D.DEFAULT_NETWORK_SIMS}, "
+#: neural+search's playout policies: the kernel's, or its network's (`bots.network_playouts`).
+_NEURAL_POLICIES = (*D.POLICIES, *D.NETWORK_POLICIES)
+_NEURAL_POLICY = Option(
+    "policy",
+    f"the playout policy: {' or '.join(D.POLICIES)} (the kernel's), or {_or(D.NETWORK_POLICIES)} "
+    f"(its network's; then sims and bid_sims default to {D.DEFAULT_NETWORK_SIMS}, "
     f"per and bid_per to {D.DEFAULT_NETWORK_PER}, and seconds is refused)",
+    "choice", D.DEFAULT_POLICY, choices=_NEURAL_POLICIES,
 )
 
 #: Built-in bots by name, with a one-line description and their options each.
-BUILTIN = BuiltinBots((
-    BotInfo("random", "bids and rolls at random among the legal choices", _random, instant=True),
-    BotInfo(
+BUILTIN = BotTypes((
+    BotType("random", "bids and rolls at random among the legal choices", _random, instant=True),
+    BotType(
         "greedy", "bids its expected tricks; rolls to win while it needs tricks, to lose after", _greedy, instant=True,
     ),
-    BotInfo(
+    BotType(
         "montecarlo", "simulates the hand for every bid and die", _montecarlo,
-        (
-            *_MONTECARLO_BUDGET,
-            *_SEARCH_MODEL,
-            _RIVALS,
-        ),
+        (*_MONTECARLO_BUDGET, *_SEARCH_MODEL, _RIVALS),
     ),
-    BotInfo(
+    BotType(
         "ismcts", "information-set tree search over the rolls; bids as montecarlo", _ismcts,
         (
-            BotOption("sims", D.DEFAULT_ITERATIONS, "search iterations per roll"),
-            BotOption("per", D.DEFAULT_LEAF_PER, "playouts at each new leaf"),
-            BotOption("c", D.DEFAULT_C, "the UCB1 exploration constant"),
-            BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
+            _count("sims", D.DEFAULT_ITERATIONS, "search iterations per roll"),
+            _count("per", D.DEFAULT_LEAF_PER, "playouts at each new leaf"),
+            Option("c", "the UCB1 exploration constant", "number", D.DEFAULT_C),
+            _count("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
             *_SEARCH_MODEL,
         ),
     ),
-    BotInfo(
+    BotType(
         "neural", "plays the move its network, trained by self-play, finds likeliest (`minodice train`)", _neural,
-        (_WEIGHTS,),
+        (_WEIGHTS, _NETS),
+        validate=_check_network,
         instant=True,
     ),
-    BotInfo(
+    BotType(
         "neural+search", "montecarlo over the moves its network finds plausible", _neural_search,
         (
-            BotOption("prior", D.DEFAULT_NEURAL_PRIOR, "the least probability the network gives a move searched"),
-            BotOption("guide", D.DEFAULT_NEURAL_GUIDE,
-                      f"the decisions the network narrows: {'/'.join(D.NEURAL_GUIDES)} (the others search every move)"),
+            Option("prior", "the least probability the network gives a move searched", "number",
+                   D.DEFAULT_NEURAL_PRIOR, low_inclusive=True, high=1.0),
+            Option("guide", f"the decisions the network narrows: {'/'.join(D.NEURAL_GUIDES)} (the others search "
+                   "every move)", "choice", D.DEFAULT_NEURAL_GUIDE, choices=D.NEURAL_GUIDES),
             _WEIGHTS,
-            BotOption("trust", D.DEFAULT_NEURAL_TRUST,
-                      "points a move's estimate gains per unit of the network's logit for it, with policy "
-                      f"{', '.join(D.NETWORK_POLICIES[:-1])} or {D.NETWORK_POLICIES[-1]} (0: the estimates alone choose)"),
-            BotOption("replies", None,
-                      f"a network file of `minodice train` whose likeliest moves play the other seats in the playouts "
-                      f"of policy {' or '.join(D.REPLY_POLICIES)}, instead of the kernel's greedy"),
-            BotOption("judge", None,
-                      f"a network file whose value head judges the leaves of policy {' or '.join(D.JUDGE_POLICIES)} "
-                      "instead of the search's own network (which stays the prior)"),
+            _NETS,
             *_MONTECARLO_BUDGET,
             *(_NEURAL_POLICY if o.name == "policy" else o for o in _SEARCH_MODEL),
-            BotOption("bid_policy", None,
-                      "the playout policy of the bids, any of policy's (default: policy's), so that bids and rolls "
-                      "may be judged apart (e.g. policy=value,bid_policy=greedy bids as montecarlo)"),
+            Option("bid_policy", "the playout policy of the bids, any of policy's (default: policy's), so that bids "
+                   "and rolls may be judged apart (e.g. policy=value,bid_policy=greedy bids as montecarlo)",
+                   "choice", choices=_NEURAL_POLICIES),
             _NEURAL_RIVALS,
         ),
+        validate=_check_neural_search,
     ),
-    BotInfo(
+    BotType(
         "oracle", "montecarlo on the true deal: a reference showing what hidden dice cost", _oracle,
         (
-            BotOption("sims", D.DEFAULT_SIMS, "playouts per legal die"),
-            BotOption("per", D.DEFAULT_PER, "playouts per seed"),
-            BotOption("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
-            BotOption("bid_per", D.DEFAULT_BID_PER, "playouts per seed, bidding"),
-            *(o for o in _SEARCH_MODEL if o.name not in _EVIDENCE_OPTIONS),
-            BotOption("sees", D.ORACLE_SIGHTS[0],
-                      f"the decisions taken on the true deal: {'/'.join(D.ORACLE_SIGHTS)} (the others as montecarlo's)"),
+            _count("sims", D.DEFAULT_SIMS, "playouts per legal die"),
+            _count("per", D.DEFAULT_PER, "playouts per seed"),
+            _count("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
+            _count("bid_per", D.DEFAULT_BID_PER, "playouts per seed, bidding"),
+            _AMBITION,
+            _POLICY,
+            _SECONDS,
+            Option("sees", f"the decisions taken on the true deal: {'/'.join(D.ORACLE_SIGHTS)} (the others as "
+                   "montecarlo's)", "choice", D.ORACLE_SIGHTS[0], choices=D.ORACLE_SIGHTS),
         ),
         cheats=True,
     ),
 ))
+
+
+def _levels() -> Mapping[str, BotSpec]:
+    """The levels by name (`bots.levels`), which a spec may name instead of a bot."""
+    from .levels import LEVELS
+
+    return {lv.name: lv.spec for lv in LEVELS}
+
+
+BUILTIN.alias(_levels)
 
 
 def bot_seed(game_seed: object, seat: int) -> str:
@@ -365,41 +282,29 @@ def bot_seed(game_seed: object, seat: int) -> str:
     return f"{game_seed}:bot:{seat}"
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split `name:key=value,key=value` into the name and its options."""
-    name, _, rest = spec.partition(":")
-    options: dict[str, str] = {}
-    if rest:
-        for part in rest.split(","):
-            key, eq, value = part.partition("=")
-            if not eq or not key.strip():
-                raise BotSpecError(f"bot option {quoted(part)} in {quoted(spec)} must look like key=value")
-            options[key.strip()] = value.strip()
-    return name.strip(), options
+def parse_spec(spec: str) -> BotSpec | ExternalSpec:
+    """The spec `spec` names, every option checked (`BotTypes.parse`; BotSpecError in words)."""
+    return BUILTIN.parse(spec)
 
 
 def make_bot(
-    spec: str, *, seed: object = None, timeout: float = 10.0, log_dir: Path | None = None, keep_log: bool = True
+    spec: str | BotSpec | ExternalSpec, *, seed: object = None, timeout: float = 10.0, log_dir: Path | None = None,
+    keep_log: bool = True,
 ) -> Bot:
-    """The bot a spec names, with its own random stream seeded from `seed`.
+    """The bot a spec names (text is parsed first: a level's name gives its bot), with its own random stream
+    seeded from `seed`.
 
     `cmd:PROGRAM ARGS` starts an external program (`timeout`: seconds per
     decision); its stderr goes to a log file per game in `log_dir` (default:
     the user's state directory, see `external.default_log_dir`) unless
     `keep_log` is false (then only its last lines are kept, for fault reports).
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise BotSpecError("a bot spec must be a name such as 'greedy' or 'cmd:python3 bot.py'")
-    rng = random.Random(str(seed)) if seed is not None else random.Random()
-    if spec.startswith("cmd:"):
+    parsed = parse_spec(spec) if isinstance(spec, str) else spec
+    if isinstance(parsed, ExternalSpec):
         from .external import ExternalBot
 
-        command = spec[4:].strip()
-        if not command:
-            raise BotSpecError("'cmd:' needs a program to run, e.g. 'cmd:python3 mybot.py'")
-        return ExternalBot(command, timeout=timeout, log_dir=log_dir, keep_log=keep_log)
-    name, options = parse_spec(spec)
-    if name not in BUILTIN:
-        known = ", ".join(sorted(BUILTIN))
-        raise BotSpecError(f"unknown bot {quoted(name)}: choose one of {known}, or cmd:PROGRAM")
-    return BUILTIN.factory(name)(rng, options)
+        return ExternalBot(parsed.command, timeout=timeout, log_dir=log_dir, keep_log=keep_log)
+    if not isinstance(parsed, BotSpec):
+        raise BotSpecError("spec_empty")
+    rng = random.Random(str(seed)) if seed is not None else random.Random()
+    return BUILTIN.info(parsed.name).build(rng, parsed)

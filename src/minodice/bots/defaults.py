@@ -8,7 +8,6 @@ the server's bot list without importing the numba simulator.
 from __future__ import annotations
 
 __all__ = [
-    "DEFAULT_AGAINST_TABLES",
     "DEFAULT_AMBITION",
     "DEFAULT_BID_PER",
     "DEFAULT_BID_SIMS",
@@ -19,29 +18,25 @@ __all__ = [
     "DEFAULT_LEAF_PER",
     "DEFAULT_NETWORK_PER",
     "DEFAULT_NETWORK_SIMS",
-    "DEFAULT_NEURAL_TRUST",
     "DEFAULT_PER",
     "DEFAULT_POLICY",
     "DEFAULT_RIVALS",
     "DEFAULT_SIMS",
     "DEFAULT_TABLES",
-    "JUDGE_POLICIES",
     "MAX_BUDGET_COUNT",
     "MAX_BUDGET_SECONDS",
     "MAX_NETWORK_SIMS",
     "NETWORK_POLICIES",
     "ORACLE_SIGHTS",
     "POLICIES",
-    "REPLY_POLICIES",
     "ROLLOUT_POLICIES",
+    "SHIPPED_FAMILIES",
 ]
 
 #: The learned network's hidden layers (`PolicyValueNet.initial`, `TrainConfig`, `minodice train --hidden`).
 DEFAULT_HIDDEN: tuple[int, ...] = (128, 128)
-#: PPO's tables per update (`TrainConfig`, `minodice train --tables`): self-play, against greedy, against a fixed network.
-DEFAULT_TABLES: tuple[int, int, int] = (192, 64, 0)
-#: The same when a fixed network to play against is given (`--against`): half of the tables against it.
-DEFAULT_AGAINST_TABLES: tuple[int, int, int] = (96, 32, 128)
+#: PPO's tables per update (`TrainConfig`, `minodice train --tables`): self-play, and against greedy.
+DEFAULT_TABLES: tuple[int, int] = (192, 64)
 #: `montecarlo`: playouts per legal die, and per determinization, when no budget is given.
 DEFAULT_SIMS, DEFAULT_PER = 800, 8
 #: Playouts per legal bid, and per determinization, when no budget is given (both searching bots).
@@ -65,20 +60,13 @@ POLICIES = ("greedy", "random")
 DEFAULT_POLICY = POLICIES[0]
 #: `neural+search`: the least probability the network must give a move for the search to consider it.
 DEFAULT_NEURAL_PRIOR = 0.1
-#: `neural+search` with a network policy: points a move's estimate gains per unit of the network's logit for it
-#: (0: the estimates alone choose).
-DEFAULT_NEURAL_TRUST = 0.0
 #: `neural+search`: which decisions the network narrows before the search, the default first.
 NEURAL_GUIDES = ("both", "bids", "rolls")
 #: `neural+search`'s playout policies that use its network (`bots.network_playouts`), beside `POLICIES`.
 NETWORK_POLICIES = ("network", "network-all", "value")
-#: The network policies whose other seats the kernel plays, so that `replies=FILE` may play them instead.
-REPLY_POLICIES = ("network", "value")
-#: The network policies that judge by a value head, so that `judge=FILE` may lend them another network's.
-JUDGE_POLICIES = ("value",)
 #: The playout policies that play the hand out to its end, so that `rivals` can count the other seats' scores
-#: (a value head estimates the seat's own points only).
-ROLLOUT_POLICIES = tuple(p for p in (*POLICIES, *NETWORK_POLICIES) if p not in JUDGE_POLICIES)
+#: (`value` ends in the network's value head, which estimates the seat's own points only).
+ROLLOUT_POLICIES = tuple(p for p in (*POLICIES, *NETWORK_POLICIES) if p != "value")
 #: `neural+search` with a network playout policy: playouts per legal move (die or bid), and per determinization.
 DEFAULT_NETWORK_SIMS, DEFAULT_NETWORK_PER = 512, 4
 #: The most network playouts a move (`sims`, `bid_sims`): they run all at once, about 1.3 kB of state each.
@@ -93,3 +81,6 @@ DEFAULT_NEURAL_GUIDE = NEURAL_GUIDES[0]
 #: `oracle`: the decisions it takes on the true deal, the default first (the others as `montecarlo`
 #: would, on its own view): so its lead can be split into what the dice are worth to bids and to rolls.
 ORACLE_SIGHTS = ("both", "bids", "rolls")
+#: The families of networks the package ships, one per table size each, the default first (`neural` and
+#: `neural+search`'s `nets`; `bots.network` reads the files).
+SHIPPED_FAMILIES = ("self-play", "expert")

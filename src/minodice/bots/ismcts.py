@@ -50,6 +50,7 @@ from .. import rules as R
 from ..dice import Die, Face
 from ..game import Game, HandLog, Roll, SeededChance
 from ..view import View
+from . import BUILTIN
 from .base import Bot
 from .defaults import (
     DEFAULT_AMBITION,
@@ -59,6 +60,7 @@ from .defaults import (
     DEFAULT_INFER,
     DEFAULT_ITERATIONS,
     DEFAULT_LEAF_PER,
+    DEFAULT_POLICY,
 )
 from .explain import ChoiceStat, Explanation
 from .inference import PosteriorSampler, Trust
@@ -66,8 +68,6 @@ from .montecarlo import (
     BATCH,
     choose_bid,
     evidence_model,
-    format_spec,
-    given_options,
     only_legal_roll,
     rollout_scores,
     seat_of,
@@ -264,7 +264,7 @@ class IsmctsBot(Bot):
         c: float | None = None,
         bid_sims: int | None = None,
         seconds: float | None = None,
-        policy: str = "greedy",
+        policy: str | None = None,
         infer: float | None = None,
         ambition: float | None = None,
         roll_infer: float | None = None,
@@ -272,6 +272,10 @@ class IsmctsBot(Bot):
         roll_net: str | None = None,
     ) -> None:
         super().__init__(rng)
+        #: The spec that makes this bot again, its options checked by their declaration (`bots.spec`).
+        self.spec = BUILTIN.spec(self.name, sims=sims, per=per, c=c, bid_sims=bid_sims, seconds=seconds,
+                                 infer=infer, ambition=ambition, policy=policy, roll_infer=roll_infer,
+                                 bid_beta=bid_beta, roll_net=roll_net)
         warm_simulator()
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
         self.infer = infer if infer is not None else DEFAULT_INFER
@@ -284,16 +288,13 @@ class IsmctsBot(Bot):
         self.bid_sims = bid_sims if bid_sims is not None or seconds is not None else DEFAULT_BID_SIMS
         self.bid_per = DEFAULT_BID_PER
         self.seconds = seconds
-        self.policy = policy
-        self._options = given_options(sims=sims, per=per, c=c, bid_sims=bid_sims, seconds=seconds, infer=infer,
-                                      ambition=ambition, policy=policy, roll_infer=roll_infer, bid_beta=bid_beta,
-                                      roll_net=roll_net)
+        self.policy = policy if policy is not None else DEFAULT_POLICY
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
         self._cache: dict = {}  # each roll's miss under the evidence model, for inference within a hand
 
     def describe(self) -> str:
-        return format_spec(self.name, self._options)
+        return str(self.spec)
 
     def bid(self, view: View) -> int:
         return choose_bid(self, view, bid_sims=self.bid_sims, bid_per=self.bid_per)

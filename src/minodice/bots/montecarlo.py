@@ -62,11 +62,11 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-from ..codes import quoted
 from ..dice import Die
 from ..game import Bid, Game
 from ..sim.playout import finish_hand, playout_values, seat_objective
 from ..view import View
+from . import BUILTIN
 from .base import Bot
 from .defaults import (  # the defaults live where the CLI's help can read them without numba
     DEFAULT_AMBITION,
@@ -77,8 +77,6 @@ from .defaults import (  # the defaults live where the CLI's help can read them 
     DEFAULT_POLICY,
     DEFAULT_RIVALS,
     DEFAULT_SIMS,
-    MAX_BUDGET_COUNT,
-    MAX_BUDGET_SECONDS,
 )
 from .explain import ChoiceStat, Explanation
 from .inference import PosteriorSampler, Trust, trust
@@ -93,9 +91,6 @@ __all__ = [
     "evaluate_rolls",
     "evidence_model",
     "explain_choice",
-    "format_spec",
-    "given_options",
-    "parse_budget",
     "rollout_scores",
     "search_budget",
     "seat_of",
@@ -404,60 +399,12 @@ def only_legal_roll(bot: SearchingBot, view: View, die: Die) -> Die:
 # --- options -----------------------------------------------------------------------------------
 
 
-#: The options that take a real number (the others take a whole one, or a word).
-_FLOAT_OPTIONS = ("seconds", "c", "infer", "roll_infer", "bid_beta", "ambition", "rivals", "trust")
-#: The options for which 0 means "off".
-_ZERO_OPTIONS = ("infer", "roll_infer", "ambition", "rivals", "trust")
-#: The options that name a file.
-_FILE_OPTIONS = ("roll_net", "replies", "judge")
-
-
 def evidence_model(
     infer: float, roll_infer: float | None, bid_beta: float | None, roll_net: str | None
 ) -> float | Trust:
     """A searching bot's evidence model (`bots.inference.trust`) from its options; `roll_net` names the
     network whose policy models the other seats' rolls (ValueError if it cannot be read)."""
     return trust(infer, roll_infer, bid_beta, None if roll_net is None else PolicyRolls.from_file(roll_net))
-
-
-def parse_budget(
-    name: str, options: dict[str, str], allowed: Sequence[str]
-) -> dict[str, int | float | str]:
-    """Check and convert a searching bot's options (ValueError naming the bad one)."""
-    out: dict[str, int | float | str] = {}
-    for key, raw in options.items():
-        if key not in allowed:
-            raise ValueError(
-                f"the {name} bot has no option {quoted(key)}: its options are {', '.join(allowed)}"
-            )
-        if key == "policy":
-            if raw not in ("greedy", "random"):
-                raise ValueError(f"{name}: policy must be greedy or random, not {quoted(raw)}")
-            out[key] = raw
-            continue
-        if key in _FILE_OPTIONS:
-            if not raw.strip():
-                raise ValueError(f"{name}: option {key} must name a network file")
-            out[key] = raw  # the bot reads the file (ValueError naming it if it cannot)
-            continue
-        try:
-            value: int | float = float(raw) if key in _FLOAT_OPTIONS else int(raw)
-        except ValueError:
-            raise ValueError(f"{name}: option {key} must be a number, not {quoted(raw)}") from None
-        zero_ok = key in _ZERO_OPTIONS
-        if zero_ok and value == 0:
-            out[key] = value
-            continue
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"{name}: option {key} must be a finite number, not {quoted(raw)}")
-        if not value > 0:
-            raise ValueError(f"{name}: option {key} must be {'0 or more' if zero_ok else 'positive'}, not {quoted(raw)}")
-        most = f"{MAX_BUDGET_SECONDS:g}" if key == "seconds" and value > MAX_BUDGET_SECONDS else (
-            f"{MAX_BUDGET_COUNT:,}" if isinstance(value, int) and value > MAX_BUDGET_COUNT else None)
-        if most is not None:
-            raise ValueError(f"{name}: option {key} may be at most {most}, not {quoted(raw)}")
-        out[key] = value
-    return out
 
 
 def search_budget(
@@ -472,27 +419,6 @@ def search_budget(
         bid_sims if bid_sims is not None or timed else DEFAULT_BID_SIMS,
         bid_per if bid_per is not None else DEFAULT_BID_PER,
     )
-
-
-def given_options(**given: int | float | str | None) -> dict[str, int | float | str]:
-    """The options a searching bot was made with, as its spec names them: those given, and `policy`
-    only when it is not the default (what `describe` shows through `format_spec`).
-
-    >>> given_options(sims=200, per=None, policy="greedy", ambition=0.0)
-    {'sims': 200, 'ambition': 0.0}
-    """
-    return {k: v for k, v in given.items() if v is not None and not (k == "policy" and v == DEFAULT_POLICY)}
-
-
-def format_spec(name: str, options: dict[str, int | float | str]) -> str:
-    """The spec naming bot `name` with these options (`montecarlo:sims=200,seconds=0.5`): what `describe` shows.
-
-    >>> format_spec("montecarlo", {"sims": 200, "seconds": 0.5})
-    'montecarlo:sims=200,seconds=0.5'
-    """
-    if not options:
-        return name
-    return name + ":" + ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in options.items())
 
 
 class MonteCarloBot(Bot):
@@ -512,7 +438,7 @@ class MonteCarloBot(Bot):
         bid_sims: int | None = None,
         bid_per: int | None = None,
         seconds: float | None = None,
-        policy: str = "greedy",
+        policy: str | None = None,
         infer: float | None = None,
         ambition: float | None = None,
         roll_infer: float | None = None,
@@ -521,26 +447,27 @@ class MonteCarloBot(Bot):
         rivals: float | None = None,
     ) -> None:
         super().__init__(rng)
+        #: The spec that makes this bot again, its options checked by their declaration (`bots.spec`).
+        self.spec = BUILTIN.spec("montecarlo", sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per,
+                                 seconds=seconds, policy=policy, infer=infer, ambition=ambition,
+                                 roll_infer=roll_infer, bid_beta=bid_beta, roll_net=roll_net, rivals=rivals)
         warm_simulator()
         #: How much the other seats' mean score counts against its own (`sim.playout.seat_objective`).
         self.rivals = rivals if rivals is not None else DEFAULT_RIVALS
         self.sims, self.per, self.bid_sims, self.bid_per = search_budget(sims, per, bid_sims, bid_per, seconds)
         self.seconds = seconds
-        self.policy = policy
+        self.policy = policy if policy is not None else DEFAULT_POLICY
         self.infer = infer if infer is not None else DEFAULT_INFER
         self.roll_infer, self.bid_beta, self.roll_net = roll_infer, bid_beta, roll_net
         #: The evidence model (`evidence_model`): a number, or a `Trust` when rolls or bids are weighed apart.
         self.evidence = evidence_model(self.infer, roll_infer, bid_beta, roll_net)
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
-        self._options = given_options(sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per, seconds=seconds,
-                                      policy=policy, infer=infer, ambition=ambition, roll_infer=roll_infer,
-                                      bid_beta=bid_beta, roll_net=roll_net, rivals=rivals)
         #: The evidence for the last decision (see `bots.explain`).
         self.last_explanation: Explanation | None = None
         self._cache: dict = {}  # each roll's miss under the evidence model, for inference within a hand
 
     def describe(self) -> str:
-        return format_spec(self.name, self._options)
+        return str(self.spec)
 
     def bid(self, view: View) -> int:
         return choose_bid(self, view, bid_sims=self.bid_sims, bid_per=self.bid_per, rivals=self.rivals)

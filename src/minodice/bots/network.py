@@ -58,12 +58,26 @@ from ..encoding import (
     roll_action,
 )
 from ..view import View
-from .defaults import DEFAULT_HIDDEN
+from .defaults import DEFAULT_HIDDEN, SHIPPED_FAMILIES
 from .greedy import bid_values, roll_chances
 
 __all__ = [
-    "FEATURES", "FEATURES_V1", "MAX_NETWORK_BYTES", "PRIVILEGED", "VALUE_SCALE", "PolicyRolls", "PolicyValueNet", "features", "greedy_hints",
-    "load_network", "masked_log_softmax", "masked_softmax", "privileged", "shipped_weights", "view_features",
+    "FEATURES",
+    "FEATURES_V1",
+    "MAX_NETWORK_BYTES",
+    "PRIVILEGED",
+    "SHIPPED_FAMILIES",
+    "VALUE_SCALE",
+    "PolicyRolls",
+    "PolicyValueNet",
+    "features",
+    "greedy_hints",
+    "load_network",
+    "masked_log_softmax",
+    "masked_softmax",
+    "privileged",
+    "shipped_weights",
+    "view_features",
 ]
 
 #: Points per unit of the value head (hand scores are tens of points).
@@ -82,7 +96,7 @@ _BASE = sum(size for name, size in layout(MAX_SEATS) if name not in _RECALL)
 FEATURES_V1 = _BASE + _EXTRA + NUM_ACTIONS
 #: Length of the feature vector: the first version's, then the 6-seat recall sections.
 FEATURES = FEATURES_V1 + sum(size for name, size in layout(MAX_SEATS) if name in _RECALL)
-#: Inputs after FEATURES that only training may fill (oracle guiding, `TrainConfig.guide`): the dice each
+#: Inputs after FEATURES that only training may fill (oracle guiding, the lab's, `research/lab`): the dice each
 #: other seat holds, by relative seat in the 6-seat layout. A network is saved and plays without them.
 PRIVILEGED = len(DICE) * (MAX_SEATS - 1)
 
@@ -323,20 +337,28 @@ class PolicyValueNet:
 MAX_NETWORK_BYTES = 64 << 20
 
 
-def shipped_weights(seats: int) -> str:
-    """The package file (in `minodice/bots/weights/`) of the network shipped for tables of `seats`.
+#: The file name of each family of shipped networks (`defaults.SHIPPED_FAMILIES`): `self-play` trained by PPO
+#: in self-play (`minodice train`), `expert` those after one step of expert iteration on `neural+search`'s
+#: games at that size (`minodice train --expert neural+search --seats N`).
+_FAMILY_FILES = {"self-play": "neural", "expert": "expert"}
 
-    >>> shipped_weights(4)
-    'neural-4.npz'
+
+def shipped_weights(seats: int, family: str = SHIPPED_FAMILIES[0]) -> str:
+    """The package file (in `minodice/bots/weights/`) of the `family` network shipped for tables of `seats`.
+
+    >>> shipped_weights(4), shipped_weights(6, "expert")
+    ('neural-4.npz', 'expert-6.npz')
     """
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValueError(f"no network is shipped for {seats} seats (tables have {MIN_SEATS} to {MAX_SEATS})")
-    return f"neural-{seats}.npz"
+    if family not in _FAMILY_FILES:
+        raise ValueError(f"no {quoted(family)} networks are shipped: the families are {', '.join(SHIPPED_FAMILIES)}")
+    return f"{_FAMILY_FILES[family]}-{seats}.npz"
 
 
 @functools.lru_cache(maxsize=16)
-def _shipped(seats: int) -> PolicyValueNet:
-    data = resources.files(__package__).joinpath("weights", shipped_weights(seats)).read_bytes()
+def _shipped(seats: int, family: str = SHIPPED_FAMILIES[0]) -> PolicyValueNet:
+    data = resources.files(__package__).joinpath("weights", shipped_weights(seats, family)).read_bytes()
     return PolicyValueNet.from_bytes(data)
 
 
@@ -348,11 +370,11 @@ def _load(path: str) -> PolicyValueNet:
     return PolicyValueNet.load(file)
 
 
-def load_network(path: str | Path | None = None, *, seats: int = 4) -> PolicyValueNet:
-    """The network shipped for tables of `seats`, or the one in file `path` (ValueError with the reason
-    if it cannot be read)."""
+def load_network(path: str | Path | None = None, *, seats: int = 4, family: str = SHIPPED_FAMILIES[0]) -> PolicyValueNet:
+    """The `family` network shipped for tables of `seats`, or the one in file `path` (ValueError with the
+    reason if it cannot be read)."""
     if path is None:
-        return _shipped(seats)
+        return _shipped(seats, family)
     try:
         return _load(str(Path(path).expanduser()))
     except FileNotFoundError:

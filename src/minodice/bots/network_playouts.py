@@ -25,11 +25,11 @@ import numpy as np
 from ..codes import quoted
 from ..game import Game
 from ..sim.positions import CALLER, Chooser, finish_hands, position_row
-from .defaults import NETWORK_POLICIES, REPLY_POLICIES, ROLLOUT_POLICIES
+from .defaults import NETWORK_POLICIES, ROLLOUT_POLICIES
 from .montecarlo import Estimate
 from .network import VALUE_SCALE, PolicyValueNet, features
 
-__all__ = ["NETWORK_POLICIES", "likeliest_moves", "network_estimates", "value_leaf"]
+__all__ = ["NETWORK_POLICIES", "likeliest_moves", "network_estimates", "playout_estimates", "value_leaf"]
 
 
 def likeliest_moves(net: PolicyValueNet, seats: int) -> Chooser:
@@ -52,37 +52,43 @@ def value_leaf(net: PolicyValueNet, seats: int) -> Chooser:
 
 def network_estimates(
     dets: Sequence[Game], seat: int, moves: Sequence[int], net: PolicyValueNet, policy: str, per: int,
-    rng: random.Random, replies: PolicyValueNet | None = None, judge: PolicyValueNet | None = None,
-    rivals: float = 0.0,
+    rng: random.Random, rivals: float = 0.0,
 ) -> list[Estimate]:
     """Each move's (flat action id: a bid, or NUM_BIDS + a die kind) estimate of `seat`'s hand score:
     `per` playouts by `policy` from each determinization in `dets`, the same seeds for every move.
-    With `replies` (policies ``network`` and ``value``), that network's likeliest moves play the
-    other seats instead of the kernel's greedy policy; with `judge` (policy ``value``), that network's value
-    head judges the leaves instead of `net`'s. With `rivals` (policies ``network`` and ``network-all``,
-    which play the hand out), each playout counts as `sim.playout.seat_objective` of its scores."""
+    With `rivals` (policies ``network`` and ``network-all``, which play the hand out), each playout counts
+    as `sim.playout.seat_objective` of its scores."""
     if policy not in NETWORK_POLICIES:
         raise ValueError(f"policy must be one of {', '.join(NETWORK_POLICIES)}, not {quoted(policy)}")
-    k, a = len(dets), len(moves)
+    if rivals and policy not in ROLLOUT_POLICIES:
+        raise ValueError(f"policy={policy} ends in the value head, which estimates the seat's own points only: "
+                         f"rivals needs {' or '.join(p for p in NETWORK_POLICIES if p in ROLLOUT_POLICIES)}")
     seats = dets[0].seats
+    others: Chooser | str = CALLER if policy == "network-all" else "greedy"
+    leaf = value_leaf(net, seats) if policy == "value" else None
+    return playout_estimates(dets, seat, moves, likeliest_moves(net, seats), others, leaf, per, rng, rivals)
+
+
+def playout_estimates(
+    dets: Sequence[Game], seat: int, moves: Sequence[int], choose: Chooser, others: Chooser | str,
+    leaf: Chooser | None, per: int, rng: random.Random, rivals: float = 0.0,
+) -> list[Estimate]:
+    """Each move's estimate of `seat`'s hand score by `per` playouts from each determinization in `dets` (the
+    same seeds for every move): the move, then `choose` playing the seat and `others` the other seats (a
+    `Chooser`, `sim.positions.CALLER` for `choose` too, or a kernel policy's name), to the end of the hand
+    (counted by `rivals`, as `sim.playout.seat_objective`) or, with `leaf`, to the seat's next decision, which
+    `leaf` judges. The policies of `network_estimates` are made of these parts; so are the lab's variants."""
+    k, a = len(dets), len(moves)
     rows = np.stack([position_row(d) for d in dets])
     state = np.broadcast_to(rows[None, :, None, :], (a, k, per, rows.shape[1])).reshape(a * k * per, -1)
     base = rng.getrandbits(62)
     seeds = np.tile(np.arange(base, base + k * per, dtype=np.uint64), a)
     first = np.repeat(np.asarray(moves, dtype=np.int64), k * per)
-    choose = likeliest_moves(net, seats)
-    if replies is not None and policy not in REPLY_POLICIES:
-        raise ValueError(f"policy={policy} plays every seat by its own network: replies needs "
-                         f"{' or '.join(REPLY_POLICIES)}")
-    others = CALLER if policy == "network-all" else "greedy" if replies is None else likeliest_moves(replies, seats)
-    if rivals and policy not in ROLLOUT_POLICIES:
-        raise ValueError(f"policy={policy} ends in the value head, which estimates the seat's own points only: "
-                         f"rivals needs {' or '.join(p for p in NETWORK_POLICIES if p in ROLLOUT_POLICIES)}")
-    if policy == "value":
-        values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others,
-                              leaf=value_leaf(net if judge is None else judge, seats), depth=1)
+    rules = dets[0].rules
+    if leaf is not None:
+        values = finish_hands(state, seeds, seat, first, choose, rules, others=others, leaf=leaf, depth=1)
     else:
-        values = finish_hands(state, seeds, seat, first, choose, dets[0].rules, others=others, rivals=rivals)
+        values = finish_hands(state, seeds, seat, first, choose, rules, others=others, rivals=rivals)
     means = values.reshape(a, k, per).mean(axis=2)
     out = []
     for i in range(a):

@@ -29,23 +29,18 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..codes import quoted
 from ..dice import Die
 from ..encoding import DICE, NUM_BIDS, action_mask, roll_action
 from ..game import Game
 from ..view import View
+from . import BUILTIN
 from .base import Bot
 from .defaults import (
     DEFAULT_NETWORK_PER,
     DEFAULT_NETWORK_SIMS,
     DEFAULT_NEURAL_GUIDE,
     DEFAULT_NEURAL_PRIOR,
-    DEFAULT_NEURAL_TRUST,
-    JUDGE_POLICIES,
-    MAX_NETWORK_SIMS,
     NETWORK_POLICIES,
-    NEURAL_GUIDES,
-    REPLY_POLICIES,
     ROLLOUT_POLICIES,
 )
 from .explain import ChoiceStat, Explanation
@@ -56,7 +51,6 @@ from .montecarlo import (
     argmax_mean,
     choose_bid,
     explain_choice,
-    format_spec,
     objective_words,
     only_legal_roll,
     seat_of,
@@ -83,18 +77,22 @@ class NeuralBot(Bot):
 
     name = "neural"
 
-    def __init__(self, rng: random.Random | None = None, *, weights: str | None = None) -> None:
+    def __init__(self, rng: random.Random | None = None, *, weights: str | None = None, nets: str | None = None) -> None:
         super().__init__(rng)
+        #: The spec that makes this bot again (`bots.spec`).
+        self.spec = BUILTIN.spec(self.name, weights=weights, nets=nets)
         self.weights = weights
+        #: Which family of shipped networks it plays, one per table size (`network.SHIPPED_FAMILIES`).
+        self.nets = str(self.spec.get("nets"))
         #: The network of file `weights` (None: the shipped ones, by table size).
         self.net = None if weights is None else load_network(weights)
 
     def network(self, seats: int) -> PolicyValueNet:
         """The network this bot plays at a table of `seats`."""
-        return self.net if self.net is not None else load_network(seats=seats)
+        return self.net if self.net is not None else load_network(seats=seats, family=self.nets)
 
     def describe(self) -> str:
-        return self.name if self.weights is None else f"{self.name}:weights={self.weights}"
+        return str(self.spec)
 
     def scores(self, view: View) -> tuple[np.ndarray, np.ndarray, float]:
         """The legal-action mask, the network's logits and its value (points) for `view`."""
@@ -123,24 +121,19 @@ class NeuralSearchBot(MonteCarloBot):
 
     name = "neural+search"
 
-    def __init__(self, rng: random.Random | None = None, *, weights: str | None = None, prior: float | None = None,
-                 guide: str | None = None, policy: str = "greedy", bid_policy: str | None = None,
-                 replies: str | None = None, judge: str | None = None, trust: float | None = None,
-                 **budget: Any) -> None:
+    def __init__(self, rng: random.Random | None = None, *, weights: str | None = None, nets: str | None = None,
+                 prior: float | None = None, guide: str | None = None, policy: str | None = None,
+                 bid_policy: str | None = None, **budget: Any) -> None:
+        # every option, and the options together, checked by the declaration before anything is made
+        spec = BUILTIN.spec(self.name, weights=weights, nets=nets, prior=prior, guide=guide, policy=policy,
+                            bid_policy=bid_policy, **budget)
+        policy = str(spec.get("policy"))
         judges = (policy, policy if bid_policy is None else bid_policy)
-        keys = ("policy", "policy" if bid_policy is None else "bid_policy")  # the option that set each judge
-        networked = [f"{key}={p}" for key, p in zip(keys, judges) if p in NETWORK_POLICIES]
-        if networked and budget.get("seconds") is not None:
-            raise ValueError(f"{networked[0]} takes a playout budget (sims, per), not seconds")
-        if budget.get("rivals") and not any(p in ROLLOUT_POLICIES for p in judges):
-            raise ValueError(f"{'policy=value ends' if bid_policy is None else 'policy and bid_policy=value end'} in the value "
-                             "head, which estimates the seat's own points only: rivals needs a judge that plays the "
-                             f"hand out ({', '.join(ROLLOUT_POLICIES[:-1])} or {ROLLOUT_POLICIES[-1]})")
         super().__init__(rng, policy="greedy" if policy in NETWORK_POLICIES else policy, **budget)
-        if guide is not None and guide not in NEURAL_GUIDES:
-            raise ValueError(f"guide must be {', '.join(NEURAL_GUIDES[:-1])} or {NEURAL_GUIDES[-1]}, not {quoted(guide)}")
-        self.network = NeuralBot(self.rng, weights=weights)
-        self.weights = weights
+        #: The spec that makes this bot again (`bots.spec`).
+        self.spec = spec
+        self.network = NeuralBot(self.rng, weights=weights, nets=nets)
+        self.weights, self.nets = weights, self.network.nets
         self.prior = DEFAULT_NEURAL_PRIOR if prior is None else float(prior)
         #: Which decisions the network narrows ("both", "bids" or "rolls"); the others search every move.
         self.guide = DEFAULT_NEURAL_GUIDE if guide is None else guide
@@ -150,23 +143,6 @@ class NeuralSearchBot(MonteCarloBot):
         #: How much the other seats' scores count at the rolls and at the bids: `rivals` where that decision's
         #: judge plays the hand out, 0 where a value head judges it (it knows the seat's own points only).
         self._rivals = tuple(self.rivals if p in ROLLOUT_POLICIES else 0.0 for p in judges)
-        if replies is not None and not any(p in REPLY_POLICIES for p in judges):
-            raise ValueError(f"replies needs policy (or bid_policy) {' or '.join(REPLY_POLICIES)}: the network playouts "
-                             "where the kernel plays the other seats")
-        if judge is not None and not any(p in JUDGE_POLICIES for p in judges):
-            raise ValueError(f"judge needs policy (or bid_policy) {' or '.join(JUDGE_POLICIES)}: the network playouts "
-                             "that end in a value head")
-        if trust is not None and trust != DEFAULT_NEURAL_TRUST and not networked:
-            raise ValueError(f"trust needs policy (or bid_policy) {', '.join(NETWORK_POLICIES[:-1])} or "
-                             f"{NETWORK_POLICIES[-1]}: "
-                             "it weighs the network's choice against the network playouts' estimates")
-        #: Points a move's estimate gains per unit of the network's logit for it (Gumbel MuZero's mix of logits
-        #: and values): the search overrides the network's likeliest move only by a margin.
-        self.trust = DEFAULT_NEURAL_TRUST if trust is None else float(trust)
-        #: The network whose likeliest moves play the other seats in the network playouts (None: greedy).
-        self.replies = None if replies is None else load_network(replies)
-        #: The network whose value head judges the leaves of policy value (None: the search's own network).
-        self.judge = None if judge is None else load_network(judge)
         # network playouts cost more than greedy ones: smaller defaults, for the decisions they judge
         if self.policy in NETWORK_POLICIES:
             self.sims = budget.get("sims") or DEFAULT_NETWORK_SIMS
@@ -174,19 +150,11 @@ class NeuralSearchBot(MonteCarloBot):
         if self._bid_judge in NETWORK_POLICIES:
             self.bid_sims = budget.get("bid_sims") or DEFAULT_NETWORK_SIMS
             self.bid_per = budget.get("bid_per") or DEFAULT_NETWORK_PER
-        for key, kind, sims in zip(keys, judges, (self.sims, self.bid_sims)):
-            if kind in NETWORK_POLICIES and (sims or 0) > MAX_NETWORK_SIMS:
-                raise ValueError(f"{key}={kind} plays at most {MAX_NETWORK_SIMS:,} playouts a move (sims and "
-                                 f"bid_sims), all at once in memory, not {sims:,}")
         #: With a network policy: determinizations per roll and per bid.
         self._dets = (max(1, (self.sims or 1) // self.per), max(1, (self.bid_sims or 1) // self.bid_per))
-        extra = {"weights": weights, "prior": prior, "guide": guide,
-                 "policy": policy if policy in NETWORK_POLICIES else None, "bid_policy": bid_policy,
-                 "replies": replies, "judge": judge, "trust": trust}
-        self._options = {**self._options, **{k: v for k, v in extra.items() if v is not None}}
 
     def describe(self) -> str:
-        return format_spec(self.name, self._options)
+        return str(self.spec)
 
     def plausible(self, view: View) -> View:
         """`view` with its legal moves cut to those the network finds plausible (the likeliest always kept)."""
@@ -253,27 +221,26 @@ class NeuralSearchBot(MonteCarloBot):
     def _best(self, view: View, choices: list[_Move], actions: list[int], dets: list[Game], per: int,
               policy: str, rivals: float, began: float) -> _Move:
         """The choice (with its flat action id) whose estimate by network playouts of `policy` (by `rivals`, as
-        montecarlo's) is highest (with `trust`, plus its share of the network's logit), explained."""
-        net = self.network.network(view.seats)
-        replies = self.replies if policy in REPLY_POLICIES else None
-        judge = self.judge if policy in JUDGE_POLICIES else None
-        accs = list(zip(choices, network_estimates(dets, seat_of(view), actions, net, policy, per, self.rng,
-                                                   replies, judge, rivals)))
-        chosen = argmax_mean(accs) if not self.trust else self._trusted(view, accs, actions)
+        montecarlo's) is best (`_pick`), explained."""
+        accs = list(zip(choices, self._estimates(view, actions, dets, per, policy, rivals)))
+        chosen, how = self._pick(view, accs, actions)
         kind, what = ("roll", "die rolled now") if isinstance(chosen, Die) else ("bid", "bid")
         self.last_explanation = explain_choice(kind, seat_of(view), self.describe(), accs, chosen, began,
                                                _NETWORK_NOTE.format(objective=objective_words(rivals), what=what,
-                                                                    policy=policy)
-                                               + (_TRUST_NOTE.format(self.trust) if self.trust else ""))
+                                                                    policy=policy) + how)
         return chosen
 
-    def _trusted(self, view: View, accs: list[tuple[_Move, Estimate]], actions: list[int]) -> _Move:
-        """The choice whose estimate plus `trust` x the network's logit for it is highest (the first of equals):
-        the differences of logits are those of log-probabilities, whatever moves were left out."""
-        _, logits, _ = self.network.scores(view)
-        scores = [est.mean + self.trust * float(logits[a]) for (_, est), a in zip(accs, actions)]
-        return accs[int(np.argmax(scores))][0]
+    def _estimates(self, view: View, actions: list[int], dets: list[Game], per: int, policy: str,
+                   rivals: float) -> list[Estimate]:
+        """Each action's estimate by `per` network playouts of `policy` from each of `dets` (a hook: the lab's
+        variants of this bot lend parts of the playouts to other networks, `research/lab`)."""
+        return network_estimates(dets, seat_of(view), actions, self.network.network(view.seats), policy, per,
+                                 self.rng, rivals)
+
+    def _pick(self, view: View, accs: list[tuple[_Move, Estimate]], actions: list[int]) -> tuple[_Move, str]:
+        """The move played among the estimated ones, and what its explanation adds on how it was chosen: here
+        the best estimate, nothing added (a hook: the lab's variants weigh the network's choice in)."""
+        return argmax_mean(accs), ""
 
 
 _NETWORK_NOTE = "{objective} per {what}: playouts by the network (policy={policy})"
-_TRUST_NOTE = "; chosen by that plus {:g} x the network's logit for the move (trust)"

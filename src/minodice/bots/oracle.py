@@ -33,18 +33,16 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..codes import quoted
 from ..dice import Die
 from ..game import Game
 from ..sim.playout import playout_values
 from ..view import View
+from . import BUILTIN
 from .clairvoyance import ClairvoyantBot
-from .defaults import DEFAULT_AMBITION, DEFAULT_SIMS, ORACLE_SIGHTS
+from .defaults import DEFAULT_AMBITION, DEFAULT_POLICY, DEFAULT_SIMS, ORACLE_SIGHTS
 from .explain import ChoiceStat, Explanation
 from .montecarlo import (
     MonteCarloBot,
-    format_spec,
-    given_options,
     only_legal_roll,
     play_correction,
     search_budget,
@@ -113,21 +111,20 @@ class OracleBot(ClairvoyantBot):
         bid_sims: int | None = None,
         bid_per: int | None = None,
         seconds: float | None = None,
-        policy: str = "greedy",
+        policy: str | None = None,
         ambition: float | None = None,
         sees: str | None = None,
     ) -> None:
         super().__init__(rng)
-        if sees is not None and sees not in ORACLE_SIGHTS:
-            raise ValueError(f"sees must be {', '.join(ORACLE_SIGHTS[:-1])} or {ORACLE_SIGHTS[-1]}, not {quoted(sees)}")
+        #: The spec that makes this bot again, its options checked by their declaration (`bots.spec`).
+        self.spec = BUILTIN.spec(self.name, sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per,
+                                 seconds=seconds, policy=policy, ambition=ambition, sees=sees)
         warm_simulator()
         self.sims, self.per, self.bid_sims, self.bid_per = search_budget(sims, per, bid_sims, bid_per, seconds)
         self.seconds = seconds
-        self.policy = policy
+        self.policy = policy if policy is not None else DEFAULT_POLICY
         self.ambition = ambition if ambition is not None else DEFAULT_AMBITION
         self.sees = ORACLE_SIGHTS[0] if sees is None else sees
-        self._options = given_options(sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per, seconds=seconds,
-                                      policy=policy, ambition=ambition, sees=sees)
         #: The honest half of a part-time oracle (`sees` bids or rolls only): montecarlo at the same budget.
         self._honest = None if self.sees == "both" else MonteCarloBot(
             random.Random(self.rng.getrandbits(64)), sims=sims, per=per, bid_sims=bid_sims, bid_per=bid_per,
@@ -137,7 +134,7 @@ class OracleBot(ClairvoyantBot):
         self.last_explanation: Explanation | None = None
 
     def describe(self) -> str:
-        return format_spec(self.name, self._options)
+        return str(self.spec)
 
     def bid(self, view: View) -> int:
         if self._honest is not None and self.sees == "rolls":

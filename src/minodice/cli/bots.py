@@ -36,6 +36,7 @@ def explain(
     from ..bots import BotSpecError
     from ..bots.explain import explain_command
     from ..codes import printable
+    from ..preparing import preparing
 
     rec = None
     if record_file is not None:
@@ -45,10 +46,11 @@ def explain(
             typer.echo(printable(f"{record_file}: {exc}"), err=True)
             raise typer.Exit(2) from None
     try:
-        explain_command(
-            record=rec, seats=seats, game_seed=game_seed, hand=hand, trick=trick, roll=roll,
-            seat=seat, spec=bot, seed=seed, bots=play_bots, as_json=as_json,
-        )
+        with preparing("the search bot", 5):  # the first of an install compiles the simulator
+            explain_command(
+                record=rec, seats=seats, game_seed=game_seed, hand=hand, trick=trick, roll=roll,
+                seat=seat, spec=bot, seed=seed, bots=play_bots, as_json=as_json,
+            )
     except (ValueError, BotSpecError) as exc:
         typer.echo(printable(f"error: {exc}"), err=True)
         raise typer.Exit(2) from None
@@ -72,10 +74,12 @@ def bots() -> None:
         for option in info.options:
             cell.append(f"\n{option}", style="bold")
             cell.append(f"  {option.help}")
+            cell.append(f" [{option.accepts}]", style="dim")
         table.add_row(name, cell)
     table.add_row("cmd:PROGRAM ARGS", "an external program speaking minodice-bot/1 (see docs/bot-protocol.md)")
     Console().print(table)
-    Console().print("Options go after a colon: --bot ismcts:sims=400,c=0.5 (no value shown: off).")
+    Console().print("Options go after a colon: --bot ismcts:sims=400,c=0.5 (no value shown: off; in brackets: what "
+                    "it takes). A level's name is a spec too: --bot expert.")
 
 
 def register(app: typer.Typer) -> None:

@@ -148,7 +148,7 @@ def _bots(bots: list[str] | None, level: Enum | None, opponents: int | None) -> 
         return ["greedy"] * count
     found = find_level(level.value)
     assert found is not None  # Typer checked the choice
-    return [found.spec] * count
+    return [str(found.spec)] * count
 
 
 def register(app: typer.Typer) -> None:

@@ -8,8 +8,10 @@ Usage errors print one plain sentence to stderr and exit with status 2.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -128,10 +130,25 @@ def tournament(
 
         seed = secrets.randbelow(2**31)
     rules = rules_from(scoring, all_specials, all_flags, hand_start)
-    config = _config(specs, games=games, seed=seed, duplicate=duplicate, rules=rules, timeout=timeout, records=records,
-                     luck=luck_playouts if luck else 0)
+    with _preparing(specs, luck):
+        config = _config(specs, games=games, seed=seed, duplicate=duplicate, rules=rules, timeout=timeout,
+                         records=records, luck=luck_playouts if luck else 0)
     outcome = _run(config, jobs=jobs, backend=backend, address=address, records=records, quiet=quiet)
     _report(outcome, as_json=as_json, quiet=quiet, jobs=jobs, backend=backend, records=records, plot=plot)
+
+
+@contextlib.contextmanager
+def _preparing(specs: list[str], luck: bool) -> Iterator[None]:
+    """Around setting up: on a first run (before `minodice warm`) the entrants' kernels (and luck's, the
+    simulator's) are compiled here, a line saying so, not while the progress bar waits."""
+    from ..jitcache import warmed
+    from ..preparing import preparing
+    from ..warm import prepare_bots, prepare_seconds
+
+    with preparing("the bots", prepare_seconds(specs)):
+        yield
+        if not warmed():
+            prepare_bots([*specs, *(["montecarlo"] if luck else [])], len(specs))
 
 
 def _check_options(specs: list[str], jobs: int, backend: Backend, address: str | None, plot: Path | None) -> None:

@@ -6,13 +6,20 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..dice import MAX_SEATS, MIN_SEATS
 
-__all__ = ["MAX_EXPERT_GAMES", "MAX_TABLES", "register", "train"]
+if TYPE_CHECKING:
+    from ..bots.network import PolicyValueNet
+    from ..learn import TrainConfig, Trainer
+
+__all__ = [
+    "MAX_EXPERT_GAMES", "MAX_TABLES", "checked", "misplaced", "parse_hidden", "parse_tables", "progress_line", "register",
+    "run_ppo", "train",
+]
 
 #: The most games `--expert` plays in one run (their decisions are held in memory: about 0.2 MB a 4-seat game).
 MAX_EXPERT_GAMES = 5_000
@@ -33,7 +40,7 @@ def parse_hidden(text: str) -> tuple[int, ...]:
     return widths
 
 
-def _checked(parse: Callable[[str], object]) -> Callable[[str | None], str | None]:
+def checked(parse: Callable[[str], object]) -> Callable[[str | None], str | None]:
     """typer's check of an option that `parse` reads (so its BadParameter message names the option)."""
     def check(text: str | None) -> str | None:
         if text is not None:
@@ -43,12 +50,14 @@ def _checked(parse: Callable[[str], object]) -> Callable[[str | None], str | Non
     return check
 
 
-def parse_tables(text: str) -> tuple[int, int, int]:
-    """`--tables` ("96,32,128": self-play, against greedy, against --against), or BadParameter in words."""
+def parse_tables(text: str, kinds: int = 2) -> tuple[int, ...]:
+    """`--tables` ("192,64": self-play, against greedy; the lab's has a third kind), or BadParameter in words."""
     parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise typer.BadParameter(f"give three whole numbers separated by commas, e.g. 96,32,128 (not {text!r})")
-    counts = (int(parts[0]), int(parts[1]), int(parts[2]))
+    if len(parts) != kinds or not all(p.isdigit() for p in parts):
+        example = ",".join(("192", "64", "128")[:kinds])
+        raise typer.BadParameter(f"give {('two', 'three')[kinds - 2]} whole numbers separated by commas, e.g. "
+                                 f"{example} (not {text!r})")
+    counts = tuple(int(p) for p in parts)
     if max(counts) > MAX_TABLES:
         raise typer.BadParameter(f"each count is 0 to {MAX_TABLES:,} tables (not {text!r})")
     if not sum(counts):
@@ -57,10 +66,10 @@ def parse_tables(text: str) -> tuple[int, int, int]:
 
 
 def _default_tables() -> str:
-    """`--tables`'s defaults, without and with --against (from the light defaults module)."""
-    from ..bots.defaults import DEFAULT_AGAINST_TABLES, DEFAULT_TABLES
+    """`--tables`'s defaults (from the light defaults module)."""
+    from ..bots.defaults import DEFAULT_TABLES
 
-    return f"{','.join(map(str, DEFAULT_TABLES))}; with --against {','.join(map(str, DEFAULT_AGAINST_TABLES))}"
+    return ",".join(map(str, DEFAULT_TABLES))
 
 
 def _default_hidden() -> str:
@@ -80,25 +89,15 @@ def train(
     seats: Annotated[int, typer.Option(help="Players at the training tables.", min=MIN_SEATS, max=MAX_SEATS)] = 4,
     hidden: Annotated[str | None, typer.Option(help=f"The new network's hidden layers, their widths separated by "
                                                f"commas [default: {_default_hidden()}]; a --from network keeps "
-                                               "its own.", show_default=False, callback=_checked(parse_hidden))] = None,
-    recall: Annotated[bool, typer.Option(help="The new network sees the hand's recall: the dice each seat has "
-                                         "rolled this hand and the colours it has shown it lacks. --no-recall: "
-                                         "the first version's inputs (the shipped networks).")] = True,
+                                               "its own.", show_default=False, callback=checked(parse_hidden))] = None,
     checkpoints: Annotated[Path | None, typer.Option(help="Save a checkpoint and a log line (log.jsonl) here at "
                                                      "every evaluation.")] = None,
     every: Annotated[int, typer.Option(help="Updates between evaluations against greedy.", min=1)] = 10,
     start: Annotated[Path | None, typer.Option("--from", help="Train on from this network instead of fresh "
                                                "weights.")] = None,
-    against: Annotated[Path | None, typer.Option(help="Also seat the network against this fixed network in every "
-                                                 "other seat (its likeliest moves), at the third kind of --tables; "
-                                                 "each evaluation then also gives its lead over it.")] = None,
-    guide: Annotated[int, typer.Option(help="Oracle guiding: for the first N updates the network also sees the "
-                                       "dice every other seat holds, at each decision with a chance falling from "
-                                       "1 to 0; after that, and in the file written, it plays without them.",
-                                       min=0)] = 0,
-    tables: Annotated[str | None, typer.Option(help=f"Tables an update plays: self-play, against greedy, against "
-                                               f"--against, separated by commas [default: {_default_tables()}].",
-                                               show_default=False, callback=_checked(parse_tables))] = None,
+    tables: Annotated[str | None, typer.Option(help=f"Tables an update plays: self-play, and against greedy, "
+                                               f"separated by commas [default: {_default_tables()}].",
+                                               show_default=False, callback=checked(parse_tables))] = None,
     expert: Annotated[str | None, typer.Option(help="Expert iteration instead of PPO: play --games games with this "
                                                "search bot at every seat (or against --opponent), then train the "
                                                "network (--from, else the shipped one) on its moves and hand "
@@ -115,24 +114,21 @@ def train(
     data: Annotated[list[Path] | None, typer.Option(help="Expert iteration on decisions written by --keep instead "
                                                     "of playing games (repeat to join files).")] = None,
 ) -> None:
-    """Train the `neural` bot: PPO in self-play tables and against greedy bots (and a fixed network, with
-    --against; seeing the other seats' dice at first, with --guide), in the vector environment.
+    """Train the `neural` bot: PPO in self-play tables and against greedy bots, in the vector environment (a
+    new network reads the shipped networks' inputs: `--seed 1 --updates 1000` is how the 4-seat one was
+    trained), or expert iteration on a search bot's games (--expert, --data).
 
-    Prints, at every evaluation, the decisions trained on and the network's lead over greedy bots (and over
-    the --against network). Exit status: 0 done; 2 an option or the --from or --against file is wrong.
+    Prints, at every evaluation, the decisions trained on and the network's lead over greedy bots. Exit
+    status: 0 done; 2 an option or the --from file is wrong.
     """
-    from ..bots.defaults import DEFAULT_HIDDEN
+    from ..bots.defaults import DEFAULT_HIDDEN, DEFAULT_TABLES
 
     widths = parse_hidden(hidden) if hidden is not None else None
-    refusal = _misplaced(new_shape=[name for name, given in (("--hidden", widths is not None),
-                                                             ("--no-recall", not recall)) if given],
-                         ppo_only=[name for name, given in (("--against", against is not None),
-                                                            ("--tables", tables is not None), ("--guide", guide > 0))
-                                   if given],
-                         expert_only=[name for name, given in (("--keep", keep is not None),
-                                                               ("--opponent", opponent is not None)) if given],
-                         start=start is not None, expert=expert is not None, data=bool(data), guide=guide > 0,
-                         recall=recall)
+    refusal = misplaced(new_shape=["--hidden"] if widths is not None else [],
+                        ppo_only=["--tables"] if tables is not None else [],
+                        expert_only=[name for name, given in (("--keep", keep is not None),
+                                                              ("--opponent", opponent is not None)) if given],
+                        start=start is not None, expert=expert is not None, data=bool(data))
     if refusal:
         typer.echo(f"error: {refusal}", err=True)
         raise typer.Exit(2)
@@ -140,13 +136,16 @@ def train(
         _expert(expert, out, seed=seed, seats=seats, start=start, games=games, epochs=epochs, jobs=jobs,
                 keep=keep, saved=data or [], opponent=opponent)
         return
-    _ppo(out, seed=seed, updates=updates, minutes=minutes, seats=seats, hidden=widths or DEFAULT_HIDDEN,
-         recall=recall, checkpoints=checkpoints, every=every, start=start, against=against, tables=tables,
-         guide=guide)
+    from ..learn import TrainConfig
+
+    counts = parse_tables(tables) if tables is not None else DEFAULT_TABLES
+    cfg = TrainConfig(seed=seed, seats=seats, hidden=widths or DEFAULT_HIDDEN, selfplay_envs=counts[0],
+                      greedy_envs=counts[1])
+    run_ppo(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every, start=start)
 
 
-def _misplaced(*, new_shape: list[str], ppo_only: list[str], expert_only: list[str], start: bool, expert: bool,
-               data: bool, guide: bool, recall: bool) -> str | None:
+def misplaced(*, new_shape: list[str], ppo_only: list[str], expert_only: list[str], start: bool, expert: bool,
+              data: bool) -> str | None:
     """Why the options given do not go together (None if they do): each kind of training takes its own."""
     def verb(names: list[str]) -> str:
         return f"{' and '.join(names)} shape{'s' if len(names) == 1 else ''}"
@@ -155,8 +154,6 @@ def _misplaced(*, new_shape: list[str], ppo_only: list[str], expert_only: list[s
         return f"{verb(new_shape)} a new network: --from, --expert and --data train an existing one"
     if ppo_only and (expert or data):
         return f"{verb(ppo_only)} PPO's training: --expert and --data train on a search's games instead"
-    if guide and not recall:
-        return "--guide trains a network that sees the hand's recall: leave out --no-recall"
     if expert and data:
         return "give --expert (play games) or --data (train on saved ones), not both"
     if expert_only and not expert:
@@ -164,58 +161,50 @@ def _misplaced(*, new_shape: list[str], ppo_only: list[str], expert_only: list[s
         if data:
             return f"{flag} goes with --expert: --data trains on decisions already played"
         why = {"--keep": "it writes the games' decisions",
-               "--opponent": "the bot the search plays against; PPO's fixed opponent is --against"}
+               "--opponent": "the bot the search plays against; PPO plays against itself and greedy"}
         return f"{flag} goes with --expert ({why[flag]})"
     return None
 
 
-def _ppo(out: Path, *, seed: int, updates: int | None, minutes: float | None, seats: int, hidden: tuple[int, ...],
-         recall: bool, checkpoints: Path | None, every: int, start: Path | None, against: Path | None,
-         tables: str | None, guide: int) -> None:
-    """PPO (`learn.train`): its options checked in words, then the run, a line at every evaluation."""
-    from ..bots.defaults import DEFAULT_AGAINST_TABLES, DEFAULT_TABLES
+def run_ppo(cfg: TrainConfig, out: Path, *, updates: int | None, minutes: float | None, checkpoints: Path | None,
+            every: int, start: Path | None, check: Callable[[PolicyValueNet | None], None] | None = None,
+            make_trainer: Callable[[TrainConfig, PolicyValueNet | None], Trainer] | None = None,
+            report: Callable[[dict], None] | None = None) -> None:
+    """PPO (`learn.train`) from `cfg`: the files checked in words first (exit 2: the --from network, which
+    `check` may refuse too, and the places written to), then the run, a line at every evaluation. The lab's
+    train (`research/lab`) passes its own `check`, `make_trainer` and `report`."""
     from ..bots.neural import load_network
     from ..codes import printable
-    from ..learn import TrainConfig
+    from ..learn import Trainer
     from ..learn import train as run
 
     if (updates is None) == (minutes is None):
         typer.echo("error: give --updates (reproducible) or --minutes", err=True)
         raise typer.Exit(2)
-    counts = parse_tables(tables) if tables is not None else DEFAULT_AGAINST_TABLES if against else DEFAULT_TABLES
-    if (against is None) != (counts[2] == 0):
-        typer.echo("error: the third of --tables plays against a fixed network: give it with --against"
-                   if against is None else "error: --against needs tables to play it at: the third of --tables "
-                   "must be above 0", err=True)
-        raise typer.Exit(2)
     try:
         net = load_network(start) if start is not None else None
-        if guide and net is not None and not net.recall:
-            raise ValueError(f"--guide trains a network that sees the hand's recall; {start} is of the first "
-                             "version (--no-recall)")
-        if against is not None:
-            load_network(against)
+        if check is not None:
+            check(net)
         _writable(out)
         if checkpoints is not None:
             _writable(checkpoints / "log.jsonl")
     except (ValueError, OSError) as exc:
         typer.echo(printable(f"error: {exc}"), err=True)
         raise typer.Exit(2) from None
-
-    cfg = TrainConfig(seed=seed, seats=seats, hidden=hidden, recall=recall,
-                      selfplay_envs=counts[0], greedy_envs=counts[1], against_envs=counts[2],
-                      against=None if against is None else str(against), guide=guide)
     run(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every,
-        start=None if net is None else net.copy(), report=_report)
+        start=None if net is None else net.copy(), report=report or _report, make_trainer=make_trainer or Trainer)
     typer.echo(f"wrote {out}")
 
 
+def progress_line(entry: dict) -> str:
+    """One line for an evaluation of a PPO run (its `log.jsonl` entry): decisions, time, lead over greedy."""
+    return (f"update {entry['update']:5d}  {entry['decisions']:>11,} decisions  {entry['seconds']:7.0f} s  "
+            f"lead over greedy {entry['greedy_lead']:+6.1f} ± {entry['greedy_ci95']:.1f}")
+
+
 def _report(entry: dict) -> None:
-    """One line for an evaluation of a PPO run (its `log.jsonl` entry)."""
-    over_fixed = f"  over --against {entry['against_lead']:+6.1f} ± {entry['against_ci95']:.1f}" \
-        if "against_lead" in entry else ""
-    typer.echo(f"update {entry['update']:5d}  {entry['decisions']:>11,} decisions  {entry['seconds']:7.0f} s  "
-               f"lead over greedy {entry['greedy_lead']:+6.1f} ± {entry['greedy_ci95']:.1f}{over_fixed}")
+    """Print an evaluation's `progress_line`."""
+    typer.echo(progress_line(entry))
 
 
 def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path | None, games: int, epochs: int,
@@ -270,16 +259,16 @@ def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path |
 
 def _check_built_in(flag: str, spec: str | None) -> None:
     """Refuse a `flag` bot that is not a built-in one, or not a valid spec (ValueError naming the flag)."""
-    from ..bots import BotSpecError, make_bot
+    from ..bots import BotSpecError, ExternalSpec, parse_spec
 
     if spec is None:
         return
-    if spec.startswith("cmd:"):
-        raise ValueError(f"{flag} takes a built-in bot (it plays many games), not a program")
     try:
-        make_bot(spec)
+        parsed = parse_spec(spec)
     except BotSpecError as exc:
         raise ValueError(f"{flag}: {exc}") from None
+    if isinstance(parsed, ExternalSpec):
+        raise ValueError(f"{flag} takes a built-in bot (it plays many games), not a program")
 
 
 def _writable(path: Path) -> None:

@@ -6,12 +6,11 @@ environment (`minodice.envs.vector`) gives it millions of decisions a minute.
 Every seat of the self-play tables is the network being trained; a share of
 the tables seats it against three kernel `greedy` bots instead, so it keeps
 beating a fixed, sensible opponent and does not drift into habits only it
-plays against. Tables against a fixed network (`TrainConfig.against`, off by
-default) put that network in every other seat, e.g. one trained to imitate
-`montecarlo`, so the network learns its best reply to a stronger opponent
-than greedy. Oracle guiding (`TrainConfig.guide`, off by default, as Suphx
-was trained for Mahjong: Li et al., 2020) lets the network see the other
-seats' dice early in training, ever more rarely, and never once it is done.
+plays against. A new network reads the first version's inputs (those of the
+shipped networks, without the hand's recall). The experiments that were
+measured and dropped (tables against a fixed network, oracle guiding, a new
+network that reads the recall) subclass `Trainer` and `Rollout` in the
+repository's lab (`research/lab`).
 
 A decision's return is the seat's score for the hand it belongs to (hands
 are scored alone; the next hand starts afresh), its advantage that return
@@ -34,20 +33,17 @@ from threadpoolctl import threadpool_limits
 
 from ..bots.defaults import DEFAULT_HIDDEN, DEFAULT_TABLES
 from ..bots.network import (
-    FEATURES,
     FEATURES_V1,
-    PRIVILEGED,
     VALUE_SCALE,
     PolicyValueNet,
     features,
-    load_network,
     masked_log_softmax,
-    privileged,
 )
 from ..envs.vector import VectorTable
 
 __all__ = [
-    "Adam", "Batch", "Progress", "TrainConfig", "Trainer", "backprop", "evaluate_vs_greedy", "gradients", "hand_returns",
+    "Adam", "Batch", "Progress", "Rollout", "TrainConfig", "Trainer", "backprop", "evaluate_vs_greedy", "gradients",
+    "hand_returns", "seat_zero",
 ]
 
 
@@ -58,17 +54,8 @@ class TrainConfig:
     seed: int = 0
     seats: int = 4
     hidden: tuple[int, ...] = DEFAULT_HIDDEN
-    #: A new network sees the hand's recall (`FEATURES` inputs); False: the first version's inputs.
-    recall: bool = True
     selfplay_envs: int = DEFAULT_TABLES[0]
     greedy_envs: int = DEFAULT_TABLES[1]
-    #: Tables where the network sits in seat 0 against `against`, a fixed network in every other seat.
-    against_envs: int = DEFAULT_TABLES[2]
-    #: That fixed network's file (its likeliest moves; e.g. one trained to imitate montecarlo).
-    against: str | None = None
-    #: Oracle guiding: for the first `guide` updates the network also sees the dice every other seat holds,
-    #: at each decision with a chance falling linearly from 1 to 0; then never (0: off).
-    guide: int = 0
     steps: int = 128
     epochs: int = 3
     minibatch: int = 2048
@@ -190,44 +177,43 @@ def backprop(net: PolicyValueNet, x: np.ndarray, acts: list[np.ndarray], g_logit
     return grads
 
 
-class _Rollout:
-    """Steps one vector table with the network, keeping each decision until its hand is scored."""
+class Rollout:
+    """Steps one vector table with the network, keeping each decision until its hand is scored.
 
-    def __init__(self, table: VectorTable, agent_seats: np.ndarray, rng: np.random.Generator, seed: int,
-                 others: PolicyValueNet | None = None) -> None:
+    `_inputs` and `_moves` are the hooks of the lab's experiments (`research/lab`): more inputs than the
+    seat's view, other players than the network in some seats."""
+
+    def __init__(self, table: VectorTable, agent_seats: np.ndarray, rng: np.random.Generator, seed: int) -> None:
         self.table = table
         self.rng = rng
         self.agent = agent_seats  # bool [seats]: seats the network plays
-        self.others = others  # plays the seats the network does not (their likeliest moves), if any
         self.obs, info = table.reset(seed=seed)
         self.info = info
 
-    def _privileged(self, seats: np.ndarray, show: float) -> np.ndarray:
-        """The other seats' dice for the rows drawn to be shown (chance `show`; none, and no draw, at 0)."""
-        shown = self.rng.random(len(seats)) < show if show > 0 else np.zeros(len(seats), bool)
-        return privileged(self.table.others_dice(seats)) * shown[:, None]
+    def _inputs(self, net: PolicyValueNet, seats: np.ndarray) -> np.ndarray:
+        """The network's inputs at this step (`seats`: the seat to act in each game): the seat's features."""
+        return features(self.obs, self.table.seats, self.info["hints"])
 
-    def collect(self, net: PolicyValueNet, steps: int, show: float = 0.0) -> Batch:
-        """At least `steps` steps, then on until every game's current hand is scored. A network with
-        privileged inputs (oracle guiding) sees the other seats' dice at each decision with chance `show`."""
+    def _moves(self, actions: np.ndarray, x: np.ndarray, mask: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The actions played at this step, given the network's (`actions`) for every game: the network's."""
+        return actions
+
+    def collect(self, net: PolicyValueNet, steps: int) -> Batch:
+        """At least `steps` steps, then on until every game's current hand is scored."""
         t_x, t_mask, t_a, t_logp, t_v, t_seat, t_over, t_rew = [], [], [], [], [], [], [], []
         start_hand = None
         t = 0
         while True:
             seats = self.info["seat"]
             mask = self.info["action_mask"].astype(bool)
-            x = features(self.obs, self.table.seats, self.info["hints"])
-            if net.width > FEATURES:
-                x = np.concatenate([x, self._privileged(seats, show)], axis=1)
+            x = self._inputs(net, seats)
             logits, value = net.forward(x)
             logp_all = masked_log_softmax(logits, mask)
             p = np.where(mask, np.exp(logp_all), 0.0)
             u = self.rng.random(len(p))[:, None] * p.sum(axis=1, keepdims=True)
             a = np.minimum((p.cumsum(axis=1) < u).sum(axis=1), p.shape[1] - 1)
             a = np.where(mask[np.arange(len(a)), a], a, np.where(mask, logits, -np.inf).argmax(axis=1))
-            if self.others is not None:
-                theirs = ~self.agent[seats]
-                a = np.where(theirs, self.others.best_actions(x, mask), a)
+            a = self._moves(a, x, mask, seats)
             logp = logp_all[np.arange(len(a)), a]
             self.obs, rewards, _, _, self.info = self.table.step(a)
             over = self.info["hand_over"]
@@ -281,48 +267,51 @@ def _closed(over: list[np.ndarray]) -> np.ndarray:
 
 
 class Trainer:
-    """A training run: the network, its optimiser, the tables, and the count of decisions so far."""
+    """A training run: the network, its optimiser, the tables, and the count of decisions so far.
+
+    The lab's trainer (`research/lab`) subclasses it through its hooks: `_width`, `_rollouts`, `_rollout`,
+    `_update`, `playing_net` and `evaluation`."""
 
     def __init__(self, cfg: TrainConfig, net: PolicyValueNet | None = None) -> None:
         self.cfg = cfg
         self.rng = np.random.default_rng(cfg.seed)
-        if cfg.guide and (not cfg.recall or (net is not None and net.width != FEATURES)):
-            raise ValueError("oracle guiding (guide) trains a network that sees the hand's recall")
-        width = (FEATURES + PRIVILEGED if cfg.guide else FEATURES) if cfg.recall else FEATURES_V1
-        self.net = net or PolicyValueNet.initial(self.rng, cfg.hidden, width)
-        if self.net.width < width:  # a given network, guided: its new inputs start with no weight
-            grown = np.zeros((width, self.net.params[0].shape[1]), np.float32)
-            grown[: self.net.width] = self.net.params[0]
-            self.net.params[0] = grown
+        self.net = net or PolicyValueNet.initial(self.rng, cfg.hidden, self._width())
         self.net.meta.update({"config": asdict(cfg)})
         self.opt = Adam(self.net.params, cfg.lr)
-        seats = cfg.seats
-        self.rollouts: list[_Rollout] = []
-        if cfg.selfplay_envs:
-            table = VectorTable(cfg.selfplay_envs, seats, seed=cfg.seed, hints=True)
-            self.rollouts.append(_Rollout(table, np.ones(seats, bool), self.rng, cfg.seed))
-        if cfg.greedy_envs:
-            opponents = {s: "greedy" for s in range(1, seats)}
-            table = VectorTable(cfg.greedy_envs, seats, opponents=opponents, seed=cfg.seed + 1, hints=True)
-            agent = np.zeros(seats, bool)
-            agent[0] = True
-            self.rollouts.append(_Rollout(table, agent, self.rng, cfg.seed + 1))
-        if (cfg.against is None) != (cfg.against_envs == 0):
-            raise ValueError("tables against a fixed network (against_envs) and its file (against) go together")
-        #: The fixed network some tables seat against the one being trained, if any.
-        self.against = None if cfg.against is None else load_network(cfg.against)
-        if self.against is not None:
-            table = VectorTable(cfg.against_envs, seats, seed=cfg.seed + 2, hints=True)
-            agent = np.zeros(seats, bool)
-            agent[0] = True
-            self.rollouts.append(_Rollout(table, agent, self.rng, cfg.seed + 2, self.against))
+        self.rollouts: list[Rollout] = self._rollouts()
         self.decisions = 0
         self.updates = 0
         self.seconds = 0.0
 
+    def _width(self) -> int:
+        """A new network's inputs: the first version's (the shipped networks', without the hand's recall)."""
+        return FEATURES_V1
+
+    def _rollouts(self) -> list[Rollout]:
+        """The tables an update plays: self-play, and the network in seat 0 against greedy in every other seat."""
+        cfg, seats = self.cfg, self.cfg.seats
+        rollouts = []
+        if cfg.selfplay_envs:
+            table = VectorTable(cfg.selfplay_envs, seats, seed=cfg.seed, hints=True)
+            rollouts.append(self._rollout(table, np.ones(seats, bool), cfg.seed))
+        if cfg.greedy_envs:
+            opponents = {s: "greedy" for s in range(1, seats)}
+            table = VectorTable(cfg.greedy_envs, seats, opponents=opponents, seed=cfg.seed + 1, hints=True)
+            rollouts.append(self._rollout(table, seat_zero(seats), cfg.seed + 1))
+        return rollouts
+
+    def _rollout(self, table: VectorTable, agent: np.ndarray, seed: int) -> Rollout:
+        """The rollout of one table, the network at the seats `agent` marks."""
+        return Rollout(table, agent, self.rng, seed)
+
     def playing_net(self) -> PolicyValueNet:
-        """The network as it plays: without the privileged inputs of oracle guiding (which it then sees as 0)."""
-        return self.net.honest() if self.net.width > FEATURES else self.net
+        """The network as it plays (and as it is written)."""
+        return self.net
+
+    def evaluation(self, playing: PolicyValueNet, games: int, seed: int) -> dict[str, float]:
+        """What a log line says of the network as it plays (`playing_net`): its lead over greedy bots."""
+        result = evaluate_vs_greedy(playing, games, seats=self.cfg.seats, seed=seed)
+        return {"greedy_lead": result["lead"], "greedy_ci95": result["ci95"]}
 
     def update(self) -> Progress:
         """One rollout of every table, then `epochs` passes of minibatch PPO over it (numpy's BLAS on one thread)."""
@@ -331,8 +320,7 @@ class Trainer:
 
     def _update(self) -> Progress:
         began = time.perf_counter()
-        show = max(0.0, 1.0 - self.updates / self.cfg.guide) if self.cfg.guide else 0.0
-        parts = [r.collect(self.net, self.cfg.steps, show) for r in self.rollouts]
+        parts = [r.collect(self.net, self.cfg.steps) for r in self.rollouts]
         batch = Batch(*(np.concatenate([getattr(b, f) for b in parts]) for f in
                         ("x", "mask", "action", "logp", "value", "ret")))
         adv = batch.ret / VALUE_SCALE - batch.value
@@ -360,6 +348,13 @@ class Trainer:
             if every is not None:
                 every(progress)
             yield progress
+
+
+def seat_zero(seats: int) -> np.ndarray:
+    """The agent seats of a table where the network plays seat 0 only (bool [seats])."""
+    agent = np.zeros(seats, bool)
+    agent[0] = True
+    return agent
 
 
 def evaluate_vs_greedy(net: PolicyValueNet, games: int = 2000, *, seats: int = 4, seed: int = 12345,

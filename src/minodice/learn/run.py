@@ -3,8 +3,8 @@
 The log (`log.jsonl` beside the checkpoints, one JSON object per
 evaluation) holds what the learning curve plots: decisions and seconds of
 training so far, the losses, and the network's lead over kernel `greedy`
-bots at that point (`evaluate_vs_greedy`, 95 % interval), and with tables against a fixed
-network its lead over that network in every other seat.
+bots at that point (`evaluate_vs_greedy`, 95 % interval), and whatever else the
+trainer's `evaluation` adds (the lab's trainer: the lead over its fixed network).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.network import PolicyValueNet
-from .ppo import Progress, TrainConfig, Trainer, evaluate_vs_greedy
+from .ppo import Progress, TrainConfig, Trainer
 
 __all__ = ["train"]
 
@@ -32,28 +32,25 @@ def train(
     eval_games: int = 2000,
     start: PolicyValueNet | None = None,
     report: Callable[[dict[str, Any]], None] | None = None,
+    make_trainer: Callable[[TrainConfig, PolicyValueNet | None], Trainer] = Trainer,
 ) -> PolicyValueNet:
     """Train from `cfg` (or on from `start`) and write the final network to `out`.
 
     Every `every` updates (and at the end) the network is evaluated against
     greedy; with `checkpoints`, it is saved there as `update-NNNNN.npz` and the
     evaluation appended to `checkpoints/log.jsonl`. `report` sees each record.
+    `make_trainer` makes the run's `Trainer` from `cfg` and `start` (the lab passes its own).
     """
     if updates is None and minutes is None:
         raise ValueError("give a number of updates or of minutes")
-    trainer = Trainer(cfg, start)
+    trainer = make_trainer(cfg, start)
     if checkpoints is not None:
         checkpoints.mkdir(parents=True, exist_ok=True)
 
     def record(progress: Progress) -> None:
         playing = trainer.playing_net()
-        result = evaluate_vs_greedy(playing, eval_games, seats=cfg.seats, seed=cfg.seed + 7919)
-        entry = {**asdict(progress), "greedy_lead": result["lead"], "greedy_ci95": result["ci95"]}
-        if trainer.against is not None:
-            fixed = evaluate_vs_greedy(playing, eval_games, seats=cfg.seats, seed=cfg.seed + 7919,
-                                       opponent=trainer.against)
-            entry.update(against_lead=fixed["lead"], against_ci95=fixed["ci95"])
-        trainer.net.meta["greedy_lead"] = playing.meta["greedy_lead"] = result["lead"]
+        entry = {**asdict(progress), **trainer.evaluation(playing, eval_games, cfg.seed + 7919)}
+        trainer.net.meta["greedy_lead"] = playing.meta["greedy_lead"] = entry["greedy_lead"]
         if checkpoints is not None:
             playing.save(checkpoints / f"update-{progress.update:05d}.npz")
             with (checkpoints / "log.jsonl").open("a", encoding="utf-8") as log:

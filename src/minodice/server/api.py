@@ -68,7 +68,7 @@ async def options(request: Request) -> dict[str, Any]:
         "seats": {"min": MIN_SEATS, "max": MAX_SEATS},
         "rules": {k: {"values": list(v), "default": v[0], "help": h} for k, (v, h) in RULE_OPTIONS.items()},
         "bots": [{"name": n, "help": BUILTIN.info(n).help} for n in BUILTIN.honest()],
-        "levels": [{"name": lv.name, "bot": lv.spec, "help": lv.description} for lv in LEVELS],
+        "levels": [{"name": lv.name, "bot": str(lv.spec), "help": lv.description} for lv in LEVELS],
         "dice": dice_table(),
         "faces": [f.value for f in Face],
         "turn_timeout": s.turn_timeout,

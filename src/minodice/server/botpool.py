@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import multiprocessing
 import multiprocessing.context
@@ -32,9 +33,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from ..bots import BUILTIN, Bot, make_bot, parse_spec
+from ..bots import BUILTIN, Bot, BotSpec, BotSpecError, make_bot, parse_spec
 from ..bots.explain import Explanation, roll_hint
-from ..bots.levels import level_spec
 from ..view import View
 from ..workers import start_worker
 
@@ -56,7 +56,7 @@ DEADLINE = 120.0
 
 def made(spec: str, seed: str, setup: View | None) -> Bot:
     """The bot `spec` names (a level: its bot and budget), seeded, told the game starts."""
-    bot = make_bot(level_spec(spec), seed=seed)
+    bot = make_bot(spec, seed=seed)
     if setup is not None:
         with contextlib.suppress(Exception):
             bot.start_game(setup)
@@ -84,10 +84,14 @@ def _kept(held: dict[Key, Bot], key: Key, seed: str, setup: View | None) -> Bot:
     return bot
 
 
+@functools.lru_cache(maxsize=256)
 def is_instant(spec: str) -> bool:
-    """Whether the bot `spec` names (a level too) decides without search (`BotInfo.instant`)."""
-    name = parse_spec(level_spec(spec))[0]
-    return name in BUILTIN and BUILTIN.info(name).instant
+    """Whether the bot `spec` names (a level too) decides without search (`BotType.instant`)."""
+    try:
+        parsed = parse_spec(spec)
+    except BotSpecError:  # not a bot: its process says so when it cannot make it
+        return False
+    return isinstance(parsed, BotSpec) and BUILTIN.info(parsed.name).instant
 
 
 def _context() -> multiprocessing.context.BaseContext:

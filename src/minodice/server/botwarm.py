@@ -13,10 +13,13 @@ from __future__ import annotations
 import gc
 import logging
 
+from ..bots import BUILTIN
 from ..bots.levels import LEVELS
 from ..game import Bid, Game, Phase, Roll
+from ..preparing import preparing
+from ..sim.positions import warmup as warm_positions
 from ..workers import one_blas_thread
-from .botpool import decide, is_instant, made
+from .botpool import decide, made
 
 __all__ = ["warm_up"]
 
@@ -27,10 +30,10 @@ def warm_up(seats: int = 4) -> None:
     """Play the first hand of a game with each searching level at every seat (its bids and rolls)."""
     one_blas_thread()  # before the first matrix product, so that the forked workers inherit the limit
     for level in LEVELS:
-        if is_instant(level.spec):
+        if BUILTIN.info(level.spec.name).instant:
             continue
         game = Game(seats, seed="warm-up")
-        bots = {s: made(level.spec, f"warm-up:{s}", game.setup_view(s)) for s in range(seats)}
+        bots = {s: made(level.name, f"warm-up:{s}", game.setup_view(s)) for s in range(seats)}
         try:
             while not game.over and len(game.log) == 1:
                 seat = game.to_act()[0]
@@ -43,7 +46,11 @@ def warm_up(seats: int = 4) -> None:
 
 
 try:
-    warm_up()
+    # A first run (before `minodice warm`) compiles the kernels here; the server's terminal is told. The first
+    # hand asks no search of the network's playouts: their vector kernels are warmed apart.
+    with preparing("the bots", 15):
+        warm_up()
+        warm_positions()
 except Exception as exc:  # the workers will load what they need themselves
     log.warning("the bots' fork server could not warm up (%s): each worker loads the bots itself",
                 type(exc).__name__)

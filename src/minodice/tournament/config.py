@@ -49,7 +49,9 @@ def check_spec(spec: str, *, timeout: float = 10.0) -> str:
         raise TournamentError("a bot spec is empty: name a bot such as 'greedy' or 'cmd:python3 bot.py'")
     try:
         bot = make_bot(spec, seed=0, timeout=timeout)
-    except (BotSpecError, ValueError) as exc:
+    except BotSpecError as exc:  # it names the bot and the option at fault
+        raise TournamentError(str(exc)) from None
+    except ValueError as exc:
         raise TournamentError(f"{quoted(spec)}: {exc}") from None
     try:
         if spec.startswith("cmd:"):

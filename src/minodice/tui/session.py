@@ -26,13 +26,16 @@ from rich.console import Console
 from rich.markup import escape
 
 from .. import record as records
-from ..bots import BUILTIN, Bot, bot_seed, make_bot
+from ..bots import BUILTIN, Bot, BotSpecError, bot_seed, make_bot, parse_spec
 from ..bots.runner import Fault, Match
 from ..codes import printable, quoted
 from ..dice import MAX_SEATS, MIN_SEATS, Die, Face
 from ..errors import IllegalAction
 from ..game import Bid, Chance, Game, Phase, Roll, SeededChance
+from ..jitcache import warmed
+from ..preparing import preparing
 from ..rules import Rules
+from ..warm import prepare_bots, prepare_seconds
 from . import prompts
 from .render import Screen
 from .streams import KEY as STREAMS
@@ -177,7 +180,7 @@ class Session:
         else:
             seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(1, 10**6)
             game, me, specs, save = None, settings.seat, {}, settings.save
-        bots = _make_bots(settings, specs if resumed is not None else None, me, seed)
+        bots = _prepared_bots(settings, specs if resumed is not None else None, me, seed)
         try:
             unmoved = {s: _rng_state(bot) for s, (_spec, bot) in bots.items()}
             if game is None:
@@ -478,12 +481,31 @@ def _refuse_untrusted_programs(specs: dict[int, str], settings: PlaySettings) ->
             )
 
 
+def _prepared_bots(
+    settings: PlaySettings, resumed: dict[int, str] | None, me: int, seed: int
+) -> dict[int, tuple[str, Bot]]:
+    """`_make_bots`, and on a first run (before `minodice warm`) the kernels they decide with compiled now,
+    a line saying so, rather than in the middle of the game."""
+    specs = [str(s) for s in (resumed.values() if resumed is not None else settings.bots)]
+    what = f"the {settings.level} bots" if settings.level else "the bots"
+    with preparing(what, prepare_seconds(specs)):
+        bots = _make_bots(settings, resumed, me, seed)
+        if not warmed():
+            prepare_bots([spec for spec, _bot in bots.values()], len(bots) + 1)
+    return bots
+
+
 def _make_bots(
     settings: PlaySettings, resumed: dict[int, str] | None, me: int, seed: int
 ) -> dict[int, tuple[str, Bot]]:
     """Each bot seat's spec and bot (new game: the other seats in order); SetupError if any fails."""
     if resumed is None:
         specs = list(settings.bots)
+        for spec in specs:  # a misspelt bot is named first, before the count of bots
+            try:
+                parse_spec(spec)
+            except BotSpecError as exc:
+                raise SetupError(str(exc)) from None
         if not MIN_SEATS - 1 <= len(specs) <= MAX_SEATS - 1:
             raise SetupError(
                 f"play needs {MIN_SEATS - 1} to {MAX_SEATS - 1} bots (one --bot per other seat), "
@@ -503,6 +525,8 @@ def _make_bots(
         for s, spec in wanted.items():
             try:
                 bot = make_bot(spec, seed=bot_seed(seed, s), timeout=settings.timeout)
+            except BotSpecError as exc:  # it names the bot and the option at fault
+                raise SetupError(f"seat {s}: {exc}") from None
             except Exception as exc:
                 raise SetupError(f"bot {quoted(spec)} for seat {s}: {exc}") from None
             bots[s] = (spec, bot)
