@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 ARGS   ?=
 
-.PHONY: play serve test test-slow lint types docs dist screenshots bench lighthouse clean
+.PHONY: play serve test test-slow test-research lint types docs dist screenshots bench lighthouse clean
 
 # One stamp per set of extras: `make play` installs only what playing needs (no server, no test tools);
 # `make serve` adds the server; `make test` everything the tests use.
@@ -15,12 +15,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# The stamps of `play` and `serve` also compile the kernels (`minodice warm`, about half a minute once), so
+# that no game waits for them; a failure there only leaves them to compile, with a line, when first used.
 $(VENV)/.stamp-play: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[fast]"
+	-$(BIN)/minodice warm
 	@touch $@
 
 $(VENV)/.stamp-server: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[server]"
+	-$(BIN)/minodice warm
 	@touch $@
 
 $(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
@@ -44,7 +48,7 @@ serve: $(VENV)/.stamp-server
 
 ## test: set up, lint, check types, build the docs and the package, and run the test suite (slow runs excluded)
 test: $(VENV)/.stamp-test $(A11Y_STAMP)
-	$(BIN)/ruff check src tests benchmarks examples scripts
+	$(BIN)/ruff check src tests benchmarks examples scripts research
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/mypy
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(VENV)/site
@@ -55,8 +59,12 @@ test: $(VENV)/.stamp-test $(A11Y_STAMP)
 test-slow: $(VENV)/.stamp-test $(A11Y_STAMP)
 	$(BIN)/python -m pytest -q -n 2 -p no:cacheprovider
 
+## test-research: the tests of research/: its one-off benchmarks and the lab (not in `make test`: no product figure rests on them)
+test-research: $(VENV)/.stamp-test
+	$(BIN)/python -m pytest -q -n 2 -p no:cacheprovider research/tests
+
 lint: $(VENV)/.stamp-test
-	$(BIN)/ruff check src tests benchmarks examples scripts
+	$(BIN)/ruff check src tests benchmarks examples scripts research
 	$(BIN)/lint-imports --no-logo
 
 ## types: mypy over src/ (configured in pyproject.toml)

@@ -15,13 +15,16 @@ the luck of the faces (`minodice.analysis.luck`: unbiased, its interval about ha
 leaves it out). Each result saved holds its table size (``seats``).
 
     .venv/bin/python benchmarks/bench_learned.py neural --tables greedy,montecarlo,mixed --deals 100 --jobs 2
-    .venv/bin/python benchmarks/bench_learned.py --curve CHECKPOINTS --deals 40 --plot docs/learning-curve.png
+    .venv/bin/python benchmarks/bench_learned.py --curve CHECKPOINTS --deals 40 --plot research/data/learning-curve.png
     .venv/bin/python benchmarks/bench_learned.py --paired A.jsonl B.jsonl   # two --save results, deal by deal
     .venv/bin/python benchmarks/bench_learned.py --pool S16.jsonl S17.jsonl  # one bot on two seeds, as one figure
     .venv/bin/python benchmarks/bench_learned.py --paired R.jsonl:22,23 R.jsonl:12,16  # two seeds a side, paired
 
 A result is named ``FILE`` (its last line), ``FILE:N`` (line N) or ``FILE:N,M,...`` (one candidate's lines
 on different seeds, pooled). Deals are paired by seed and number, so only deals both sides played match.
+
+A candidate may be one of the lab's bots too (`research.lab`, e.g. ``neural+search-lab``: the options the
+experiments dropped), which this script registers when it runs, in its spawned workers as well.
 
 ``--curve DIR`` reads a run of ``minodice train --checkpoints DIR``: its log (the lead over kernel greedy
 bots at every evaluation, 2,000 games each); for up to ``--points`` checkpoints spread over the run it
@@ -34,6 +37,7 @@ decisions trained on.
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import json
 import math
@@ -47,6 +51,19 @@ from pathlib import Path
 from minodice.analysis import DEFAULT_LUCK_PLAYOUTS, MAX_LUCK_PLAYOUTS
 from minodice.tournament import SeatResult, TournamentConfig, entrants_from_specs, run_tournament
 from minodice.tournament.stats import mean_ci
+
+
+def register_lab() -> None:
+    """Let a candidate name the lab's bots: `research.lab` imported (it registers them into minodice's
+    registry), the repository's root on the path as `python -m` from there would put it."""
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.append(root)
+    importlib.import_module("research.lab")
+
+
+if __name__ in ("__main__", "__mp_main__"):  # run as a script, or as its spawned workers' main; not when imported
+    register_lab()
 
 TABLES: dict[str, tuple[str, ...]] = {
     "greedy": ("greedy", "greedy", "greedy"),

@@ -2,7 +2,7 @@
 
 The rules, the record format, the bot protocol and the conformance samples live in
 `docs/`; where the project's shared folder is present, they must match it. No
-Markdown link or image in README.md, docs/ or examples/, and no path or URL in a
+Markdown link or image in README.md, docs/, examples/ or research/, and no path or URL in a
 docstring under src/, may point outside the repository: a relative link resolves
 to a file in it, and a link to the web is allowed only if listed in
 `ALLOWED_EXTERNAL` (empty: none is needed).
@@ -32,7 +32,8 @@ FROM_SHARED = {
     "conformance/README.md": "conformance/README.md",
 }
 
-MARKDOWN = sorted([ROOT / "README.md", *DOCS.rglob("*.md"), *(ROOT / "examples").rglob("*.md")])
+MARKDOWN = sorted([ROOT / "README.md", *DOCS.rglob("*.md"), *(ROOT / "examples").rglob("*.md"),
+                   *(ROOT / "research").rglob("*.md")])
 SOURCES = sorted((ROOT / "src").rglob("*.py"))
 
 FENCE = re.compile(r"^ {0,3}(```|~~~).*?^ {0,3}\1[^\n]*$", re.M | re.S)

@@ -65,13 +65,16 @@ def test_the_wheel_carries_the_web_client_the_migrations_and_the_types(dist: Pat
                    "minodice/server/migrations/script.py.mako", "minodice/server/migrations/versions/0001_initial.py", "minodice/cli/__init__.py"):
         assert wanted in names, wanted
     assert not any("__pycache__" in n for n in names)
+    # Only the package and its metadata: no docs, tests, benchmarks or research data.
+    assert {n.split("/", 1)[0] for n in names if not n.split("/", 1)[0].endswith(".dist-info")} == {"minodice"}
 
 
 def test_the_sdist_carries_the_docs_the_samples_and_the_tests(dist: Path) -> None:
     with tarfile.open(next(dist.glob("*.tar.gz"))) as sdist:
         names = {n.split("/", 1)[1] for n in sdist.getnames() if "/" in n}
     for wanted in ("LICENSE", "README.md", "Makefile", "mkdocs.yml", "docs/rules.md", "docs/record-format.md",
-                   "docs/bot-protocol.md", "tests/test_rules.py", "benchmarks/bench_startup.py"):
+                   "docs/bot-protocol.md", "docs/bots.md", "tests/test_rules.py", "benchmarks/bench_startup.py",
+                   "research/learned-bot.md", "research/data/strength.jsonl"):
         assert wanted in names, wanted
     assert any(n.startswith("docs/conformance/valid/") for n in names)
 

@@ -1,5 +1,8 @@
-"""Every `--pool` and `--paired` command the docs give on `docs/learning/strength.jsonl` runs, and every
-figure it prints is in the page that cites it: a figure copied wrong, or a line number gone stale, fails."""
+"""Every `--pool` and `--paired` command the pages give on `research/data/strength.jsonl` runs, and every
+figure it prints is in the page that cites it: a figure copied wrong, or a line number gone stale, fails.
+
+The pages are the product's (README.md, docs/*.md) and the experiment log's (research/*.md): the data lives
+in research/, and a figure the product quotes from it is checked like the log's own."""
 
 from __future__ import annotations
 
@@ -12,9 +15,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_learned.py"
-PAGES = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+PRODUCT = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+RESEARCH = tuple(sorted((ROOT / "research").glob("*.md")))
+PAGES = (*PRODUCT, *RESEARCH)
 #: `--pool R ...` or `--paired A B`, each result a line list of the repository's strength record.
-COMMAND = re.compile(r"--(pool|paired) ((?:docs/learning/strength\.jsonl:[\d,]+ ?)+)")
+COMMAND = re.compile(r"--(pool|paired) ((?:research/data/strength\.jsonl:[\d,]+ ?)+)")
 #: A figure as the benchmark prints it: a signed mean and its 95 % half-width.
 FIGURE = re.compile(r"([+-]\d+\.\d) ± (\d+\.\d)")
 
@@ -37,7 +42,12 @@ COMMANDS = _commands()
 
 
 def test_the_pages_cite_saved_results() -> None:
-    assert len(COMMANDS) >= 20  # the learned bot's page cites its figures this way
+    """The experiment log cites its figures this way, and the product's bots page the ones it quotes from it
+    (so a path or a pattern gone stale, which would find nothing to check, fails here)."""
+    cited = {page.relative_to(ROOT).as_posix() for page, _ in COMMANDS}
+    assert sum(page in RESEARCH for page, _ in COMMANDS) >= 70, cited
+    assert sum(page in PRODUCT for page, _ in COMMANDS) >= 8, cited
+    assert "docs/bots.md" in cited and "research/learned-bot.md" in cited
 
 
 @pytest.mark.parametrize(("page", "args"), COMMANDS, ids=[" ".join(a) for _, a in COMMANDS])

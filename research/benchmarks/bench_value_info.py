@@ -15,7 +15,7 @@ scored on decisions of other games: root mean
 square error in points, overall and by how many dice the others still hold
 (a hand's first rolls, where bids were just placed, have the most).
 
-    .venv/bin/python benchmarks/bench_value_info.py --games 16384 --epochs 6
+    .venv/bin/python research/benchmarks/bench_value_info.py --games 16384 --epochs 6
 """
 
 from __future__ import annotations

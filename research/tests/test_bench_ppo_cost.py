@@ -11,15 +11,15 @@ from types import ModuleType
 
 import pytest
 
-import benchmark_scripts
+import research_scripts
 from minodice.dice import hands_for
 
-SCRIPT = benchmark_scripts.script("bench_ppo_cost")
+SCRIPT = research_scripts.script("bench_ppo_cost")
 CHEAP = "montecarlo:sims=24,bid_sims=24"
 
 
 def load() -> ModuleType:
-    return benchmark_scripts.load("bench_ppo_cost")
+    return research_scripts.load("bench_ppo_cost")
 
 
 def test_every_decision_of_the_games_is_measured_with_its_playouts() -> None:

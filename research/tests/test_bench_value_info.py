@@ -10,17 +10,17 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-import benchmark_scripts
+import research_scripts
 from minodice.bots.network import FEATURES, PRIVILEGED
 from minodice.dice import hands_for
 from minodice.encoding import DICE
 from minodice.envs.vector import VectorTable
 
-SCRIPT = benchmark_scripts.script("bench_value_info")
+SCRIPT = research_scripts.script("bench_value_info")
 
 
 def load() -> ModuleType:
-    return benchmark_scripts.load("bench_value_info")
+    return research_scripts.load("bench_value_info")
 
 
 def test_the_others_dice_are_what_each_of_those_seats_sees_as_its_own() -> None:

@@ -18,9 +18,9 @@ those hidden widths, reading the same inputs, only its value head trained,
 from scratch on the same means (`bench_value_info.train`): whether a larger
 network would judge better.
 
-    .venv/bin/python benchmarks/bench_value_targets.py --games 1200 --continuations 16 --fit-epochs 4
-    .venv/bin/python benchmarks/bench_value_targets.py --games 6000 --fit-epochs 12 --scratch 512,512
-    .venv/bin/python benchmarks/bench_value_targets.py --games 6000 --fit-epochs 12 --scratch 512,512 --save-scratch judge.npz
+    .venv/bin/python research/benchmarks/bench_value_targets.py --games 1200 --continuations 16 --fit-epochs 4
+    .venv/bin/python research/benchmarks/bench_value_targets.py --games 6000 --fit-epochs 12 --scratch 512,512
+    .venv/bin/python research/benchmarks/bench_value_targets.py --games 6000 --fit-epochs 12 --scratch 512,512 --save-scratch judge.npz
 """
 
 from __future__ import annotations
@@ -157,14 +157,14 @@ def from_scratch(net: PolicyValueNet, rolls: Rolls, mean: np.ndarray, rows: np.n
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--weights", default="docs/learning/expert-step1-4seats.npz",
+    ap.add_argument("--weights", default="src/minodice/bots/weights/expert-4.npz",
                     help="the network (.npz) whose value head is judged, 4 seats")
     ap.add_argument("--games", type=int, default=1200, help="games of the network at every seat")
     ap.add_argument("--continuations", type=int, default=16, help="continuations from each roll (at least 2)")
     ap.add_argument("--fit-epochs", type=int, default=0, help="also train a copy on the means (0: no)")
     ap.add_argument("--scratch", default=None, help="also train a new network of these hidden widths, e.g. 512,512")
     ap.add_argument("--save-scratch", default=None, metavar="FILE",
-                    help="save the --scratch network (.npz): a judge for benchmarks/bench_judge_choices.py")
+                    help="save the --scratch network (.npz): a judge for research/benchmarks/bench_judge_choices.py")
     ap.add_argument("--seed", type=int, default=777000, help="seed of the first game and of the continuations")
     args = ap.parse_args(argv)
     if args.games < 1 or not 2 <= args.continuations <= MAX_CONTINUATIONS or args.fit_epochs < 0:

@@ -11,16 +11,16 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-import benchmark_scripts
+import research_scripts
 from minodice.bots.network import load_network
 from minodice.dice import hands_for
 
-SCRIPT = benchmark_scripts.script("bench_value_targets")
+SCRIPT = research_scripts.script("bench_value_targets")
 
 
 def load() -> ModuleType:
-    benchmark_scripts.load("bench_value_info")  # the script it imports its scratch trainer from, found beside it when run
-    return benchmark_scripts.load("bench_value_targets")
+    research_scripts.load("bench_value_info")  # the script it imports its scratch trainer from, found beside it when run
+    return research_scripts.load("bench_value_targets")
 
 
 def test_every_roll_is_kept_and_its_continuations_score_like_the_hand() -> None:
@@ -87,7 +87,7 @@ def test_the_new_network_is_saved_as_a_judge_that_loads(tmp_path) -> None:
     assert out.returncode == 0, out.stderr
     assert f"saved it to {judge}" in out.stdout
     net = load_network(judge)
-    assert net.width == load_network("docs/learning/expert-step1-4seats.npz").width
+    assert net.width == load_network("src/minodice/bots/weights/expert-4.npz").width
 
 
 @pytest.mark.parametrize(("args", "words"), [

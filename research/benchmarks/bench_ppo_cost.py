@@ -12,7 +12,7 @@ of a montecarlo policy moved inside the kernel, which would still have to
 draw its deals by the evidence. It prints what a PPO run of as many network
 decisions as the run of `--log` would take on `--cores` cores, both ways.
 
-    .venv/bin/python benchmarks/bench_ppo_cost.py --games 8 --seed 9000
+    .venv/bin/python research/benchmarks/bench_ppo_cost.py --games 8 --seed 9000
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from minodice.game import Bid, Game, Phase, Roll
 from minodice.sim import finish_hand
 
 #: The training log of the shipped run's size (`minodice train --seed 1 --updates 1000`).
-DEFAULT_LOG = Path(__file__).resolve().parents[1] / "docs" / "learning" / "log-seed1.jsonl"
+DEFAULT_LOG = Path(__file__).resolve().parents[1] / "data" / "log-seed1.jsonl"
 
 
 @dataclass

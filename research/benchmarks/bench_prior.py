@@ -10,8 +10,8 @@ mean count of moves kept, and how often montecarlo's own move is among them.
 
 The default games (seed 300630 on) are among those `expert-mc-4seats.npz` held out from its training.
 
-    .venv/bin/python benchmarks/bench_prior.py --games 20 --seed 300630 \\
-        --weights shipped --weights docs/learning/expert-step1-4seats.npz --weights docs/learning/expert-mc-4seats.npz
+    .venv/bin/python research/benchmarks/bench_prior.py --games 20 --seed 300630 \\
+        --weights shipped --weights src/minodice/bots/weights/expert-4.npz --weights research/data/expert-mc-4seats.npz
 """
 
 from __future__ import annotations

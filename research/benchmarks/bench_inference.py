@@ -20,7 +20,7 @@ It also prints how often the players bid and roll as the greedy model assumes
 (decisions with a choice, every seat): the calibration of that model; and the
 `bid_beta` that makes their bids likeliest.
 
-    .venv/bin/python benchmarks/bench_inference.py --games 20 --seed 700000 \\
+    .venv/bin/python research/benchmarks/bench_inference.py --games 20 --seed 700000 \\
         --model infer=1 --model infer=0 --model infer=5 --model roll_infer=0.2,bid_beta=0.5
 """
 

@@ -1,14 +1,15 @@
 """How often does a model of the other seats pick the move they make? The question behind `replies=FILE`.
 
 `neural+search`'s network playouts let the kernel's `greedy` play the other
-seats unless `replies=FILE` hands them to a network. This plays `--games`
+seats; the lab's `neural+search-lab` (`research.lab`) takes `replies=FILE`,
+which hands them to a network. This plays `--games`
 games of `--teacher` at every seat and, at every decision with a choice, asks
 each `--model` bot (any bot spec) what it would play in that seat's view; it
 prints, per model, the share of bids and of rolls where it picks the
 teacher's move.
 
-    .venv/bin/python benchmarks/bench_agreement.py --games 20 --seed 300630 --model greedy \\
-        --model neural:weights=docs/learning/expert-mc-4seats.npz --model neural
+    .venv/bin/python research/benchmarks/bench_agreement.py --games 20 --seed 300630 --model greedy \\
+        --model neural:weights=research/data/expert-mc-4seats.npz --model neural
 """
 
 from __future__ import annotations

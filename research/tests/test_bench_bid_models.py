@@ -6,12 +6,12 @@ import random
 import subprocess
 import sys
 
-import benchmark_scripts
+import research_scripts
 from minodice.bots.greedy import GreedyBot
 from minodice.bots.inference import dice_key, heuristic_bid, heuristic_bid_values
 from minodice.game import Game
 
-SCRIPT = benchmark_scripts.script("bench_bid_models")
+SCRIPT = research_scripts.script("bench_bid_models")
 
 
 def test_the_heuristic_bid_is_the_best_of_its_values_and_greedys_bid() -> None:
@@ -26,7 +26,7 @@ def test_the_heuristic_bid_is_the_best_of_its_values_and_greedys_bid() -> None:
 
 
 def test_bench_bid_models_scores_three_models_on_montecarlos_bids() -> None:
-    bench = benchmark_scripts.load("bench_bid_models")
+    bench = research_scripts.load("bench_bid_models")
     result = bench.run(games=1, seed=2, seats=3)
     assert set(result) == set(bench.MODELS)
     assert all(r["bids"] == 3 * 8 for r in result.values())  # 3 seats, 8 hands

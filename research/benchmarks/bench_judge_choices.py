@@ -13,7 +13,8 @@ same `--continuations` seeded continuations in the vector simulator (`sim.finish
 - one line for each `--judge FILE`: the same with that network's value head instead;
 - `playouts`: each die, then the rest of the hand played out by the network;
 - one line for each `--search SPEC`: the die that bot rolls there, seeing only what the seat sees (for the
-  value search, whether a judge's better choices survive its sampled deals and greedy replies).
+  value search, whether a judge's better choices survive its sampled deals and greedy replies). SPEC may
+  name the lab's bots too (`research.lab`: `neural+search-lab` takes `judge=FILE`, `replies=FILE`).
 
 Every choice is then scored on as many *other* continuations (the network playing out the hand), so a
 choice that fits the noise of its own seeds gains nothing. It prints each way's mean gain over the
@@ -23,16 +24,19 @@ paired. The continuations' other seats are the network, or `--others FILE` (what
 depends on who else plays); they reply in the lookaheads too, or with `--replies greedy` the kernel's
 greedy policy does, as in the value search.
 
-    .venv/bin/python benchmarks/bench_judge_choices.py --games 200 --continuations 16
-    .venv/bin/python benchmarks/bench_judge_choices.py --games 200 --judge judge.npz   # from bench_value_targets.py --save-scratch
+    .venv/bin/python research/benchmarks/bench_judge_choices.py --games 200 --continuations 16
+    .venv/bin/python research/benchmarks/bench_judge_choices.py --games 200 --judge judge.npz   # from bench_value_targets.py --save-scratch
+    .venv/bin/python research/benchmarks/bench_judge_choices.py --games 200 --search "neural+search-lab:policy=value,judge=judge.npz"
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 from bench_value_targets import ROWS, SEATS, Rolls, roll_positions
@@ -140,9 +144,19 @@ def interval(d: np.ndarray) -> tuple[float, float]:
     return float(d.mean()), float(Z95 * d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else float("nan")
 
 
+def register_lab() -> None:
+    """Let `--search` name the lab's bots: `research.lab` imported (it registers them), the repository's root
+    on the path as `python -m` from there would put it."""
+    root = str(Path(__file__).resolve().parents[2])
+    if root not in sys.path:
+        sys.path.append(root)
+    importlib.import_module("research.lab")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    register_lab()
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--weights", default="docs/learning/expert-step1-4seats.npz",
+    ap.add_argument("--weights", default="src/minodice/bots/weights/expert-4.npz",
                     help="the network (.npz, 4 seats) that plays, and whose value head is the `head` judge")
     ap.add_argument("--judge", action="append", default=[], metavar="FILE",
                     help="another network whose value head judges (repeatable)")

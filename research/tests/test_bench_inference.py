@@ -6,13 +6,13 @@ import subprocess
 import sys
 from types import ModuleType
 
-import benchmark_scripts
+import research_scripts
 
-SCRIPT = benchmark_scripts.script("bench_inference")
+SCRIPT = research_scripts.script("bench_inference")
 
 
 def load() -> ModuleType:
-    return benchmark_scripts.load("bench_inference")
+    return research_scripts.load("bench_inference")
 
 
 def test_greedy_players_match_the_model_and_the_evidence_places_dice_better_than_chance() -> None:

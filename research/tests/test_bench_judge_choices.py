@@ -11,17 +11,17 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-import benchmark_scripts
+import research_scripts
 from minodice.bots.network import load_network
 
-SCRIPT = benchmark_scripts.script("bench_judge_choices")
-STEP1 = "docs/learning/expert-step1-4seats.npz"
+SCRIPT = research_scripts.script("bench_judge_choices")
+STEP1 = "src/minodice/bots/weights/expert-4.npz"
 
 
 def load() -> ModuleType:
-    benchmark_scripts.load("bench_value_info")  # imported by bench_value_targets, found beside it when run
-    benchmark_scripts.load("bench_value_targets")  # the games' roll positions
-    return benchmark_scripts.load("bench_judge_choices")
+    research_scripts.load("bench_value_info")  # imported by bench_value_targets, found beside it when run
+    research_scripts.load("bench_value_targets")  # the games' roll positions
+    return research_scripts.load("bench_judge_choices")
 
 
 def test_a_choice_is_scored_on_the_other_continuations() -> None:
@@ -100,6 +100,8 @@ def test_the_script_prints_each_way_and_the_judges_against_the_head() -> None:
     (("--replies", "random"), "invalid choice"),
     (("--search", "nobody"), "--search"),
     (("--search", "cmd:/nonexistent/program"), "--search"),
+    # the lab's bots are known (research.lab registered): its own check refuses a judge with greedy playouts
+    (("--search", "neural+search-lab:judge=src/minodice/bots/weights/neural-4.npz"), "must be value with judge"),
 ])
 def test_bad_arguments_are_refused_in_words(args: tuple[str, ...], words: str) -> None:
     out = run(*args)

@@ -6,15 +6,15 @@ import subprocess
 import sys
 from types import ModuleType
 
-import benchmark_scripts
+import research_scripts
 
-SCRIPT = benchmark_scripts.script("bench_agreement")
+SCRIPT = research_scripts.script("bench_agreement")
 TEACHER = "greedy"
 
 
 def load() -> ModuleType:
-    benchmark_scripts.load("bench_prior")  # the script it imports its games from, found beside it when run
-    return benchmark_scripts.load("bench_agreement")
+    research_scripts.load("bench_prior")  # the script it imports its games from, found beside it when run
+    return research_scripts.load("bench_agreement")
 
 
 def test_the_teacher_agrees_with_itself_and_random_does_not_always() -> None:

@@ -13,7 +13,7 @@ seat's bid and three models for their prediction from the same dice:
 
 It prints, per model, the share of bids predicted exactly and the mean miss in tricks.
 
-    .venv/bin/python benchmarks/bench_bid_models.py --games 12 --seed 1
+    .venv/bin/python research/benchmarks/bench_bid_models.py --games 12 --seed 1
 """
 
 from __future__ import annotations

@@ -7,14 +7,14 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-import benchmark_scripts
+import research_scripts
 
-SCRIPT = benchmark_scripts.script("bench_prior")
+SCRIPT = research_scripts.script("bench_prior")
 TEACHER = "montecarlo:sims=16,bid_sims=16"
 
 
 def load() -> ModuleType:
-    return benchmark_scripts.load("bench_prior")
+    return research_scripts.load("bench_prior")
 
 
 def test_prior_zero_keeps_every_legal_move_and_prior_one_only_the_likeliest() -> None:
