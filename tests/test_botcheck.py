@@ -185,7 +185,7 @@ def test_a_builtin_bot_can_be_checked_too():
         (["nosuchbot"], "unknown bot 'nosuchbot'"),
         (["cmd:no-such-program-xyz"], "the program 'no-such-program-xyz' was not found"),
         ([SIMPLE, "--games", "0"], "--games must be at least 1"),
-        ([SIMPLE, "--timeout", "0"], "--timeout must be more than 0"),
+        ([SIMPLE, "--timeout", "0"], "is not a number from 0.1 to 3600"),
     ],
 )
 def test_usage_errors(args, message):

@@ -219,3 +219,31 @@ def test_docstring_examples_become_code_blocks_on_the_site():
     assert module.fence_doctests(text) == (
         "Add:\n\n```pycon\n>>> 1 + 1\n2\n```\n\nDone.\n\n    ```pycon\n    >>> x[1][0]\n    'a'\n    ```"
     )
+
+
+# --- the site's build: strict for real, and the command-line reference generated -----------------
+
+
+def test_the_strict_docs_build_is_not_silenced():
+    """`mkdocs build --quiet` drops the warnings before `--strict` counts them (MkDocs 1.6), so a quiet strict
+    build passes with a broken link: the Makefile's builds must not be quiet."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    builds = [line for line in makefile.splitlines()
+              if "mkdocs build" in line and not line.lstrip("\t@").startswith(("#", "echo"))]
+    assert builds, "the Makefile builds the docs"
+    for line in builds:
+        assert "--strict" in line and "--quiet" not in line and not re.search(r"\s-q\b", line), line
+
+
+def test_the_command_line_reference_is_generated():
+    """docs/cli.md holds the generator's directive, not a hand-written list, and the generator sees every command."""
+    page = (DOCS / "cli.md").read_text(encoding="utf-8")
+    assert "::: mkdocs-typer2" in page and ":module: minodice.cli" in page
+    assert "| `" not in page, "no hand-written table of commands or options"
+    assert "mkdocs_typer2.markdown" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    pretty = pytest.importorskip("mkdocs_typer2.pretty")
+    from minodice.cli import COMMAND_GROUPS
+
+    tree = pretty.build_tree_from_click_app("minodice.cli", "minodice")
+    shown = {command.name for command in tree.commands}
+    assert shown >= {name for names in COMMAND_GROUPS.values() for name in names}

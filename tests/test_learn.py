@@ -237,9 +237,9 @@ def test_train_command(tmp_path: Path) -> None:
                           (["--updates", "1", "--hidden", "64", "--from", str(out)], "--hidden shapes a new network"),
                           (["--updates", "1", "--tables", "8,4,8"], "give two whole numbers"),
                           # the experiments' flags are the lab's (`python -m research.lab train`, research/tests)
-                          (["--updates", "1", "--against", str(out)], "No such option: --against"),
-                          (["--updates", "1", "--guide", "1"], "No such option: --guide"),
-                          (["--updates", "1", "--no-recall"], "No such option: --no-recall")):
+                          (["--updates", "1", "--against", str(out)], "minodice train: no such option: --against"),
+                          (["--updates", "1", "--guide", "1"], "minodice train: no such option: --guide"),
+                          (["--updates", "1", "--no-recall"], "minodice train: no such option: --no-recall")):
         bad = subprocess.run([sys.executable, "-m", "minodice.cli", "train", "--out", str(out), *args],
                              capture_output=True, text=True, timeout=120)
         assert bad.returncode == 2 and message in bad.stderr, bad.stderr

@@ -1063,7 +1063,7 @@ def test_bad_score_message_names_the_bonus_only_when_it_counts():
     ('{"format": "minodice/1", "seats": [{"name": "A", "bot": 1, "name": "B"}]}', 'the key "name" appears twice'),
     ('{"format": "minodice/1", "x": ' + "[" * 65 + "]" * 65 + "}", "its JSON nests deeper than 64 levels"),
     ('{"format": "minodice/1", "x": ' + "[" * 50_000 + "]" * 50_000 + "}", "its JSON nests deeper than 64 levels"),
-    ('{"format": "minodice/1", "x": ' + "9" * 65 + "}", "a number has 65 digits; a record's have at most 64"),
+    ('{"format": "minodice/1", "x": ' + "9" * 65 + "}", "a number has 65 digits; at most 64 are read"),
     ('{"format": "minodice/1", "x": -' + "9" * 5000 + "}", "a number has 5000 digits"),
     ('{"format": "minodice/1", "x": [Infinity]}', "Infinity is not a JSON value"),
     ('{"format": "minodice/1", "x": -1e400}', 'the number "-1e400" is too large'),

@@ -141,9 +141,42 @@ def test_the_cli_prints_the_review_and_the_json_document(mixed: dict, tmp_path: 
     for args, code, words in (
         (["--seat", "Nobody"], 2, "no seat is called"),
         (["--seat", "9"], 1, "seats 0 to 3"),
-        (["--bot", "montecarlo:sims=-1"], 2, "error"),
+        (["--bot", "montecarlo:sims=-1"], 2, "montecarlo: option sims must be"),
     ):
         bad = runner.invoke(app, ["analyze", str(path), *args])
         assert bad.exit_code == code and words in bad.output, (args, bad.output)
+        assert bad.stderr.strip().startswith("minodice analyze: "), bad.stderr
     (tmp_path / "bad.json").write_text("{")
     assert runner.invoke(app, ["analyze", str(tmp_path / "bad.json")]).exit_code == 2
+
+
+@pytest.mark.parametrize(("spec", "words"), [
+    ("neural+search", "weighs only some of the choices"),
+    ("expert", "give it prior=0 ('expert:prior=0')"),
+    ("greedy", "greedy keeps no estimate of the choices it did not make"),
+    ("cmd:python3 bot.py", "a judge is a built-in search bot"),
+])
+def test_a_judge_that_cannot_weigh_every_choice_is_refused_before_any_work(spec: str, words: str) -> None:
+    short = played(["greedy", "random", "greedy"], "review-3")
+    with pytest.raises(ValueError, match=None) as refused:
+        analyze(short, None, spec)
+    assert words in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_neural_judge_that_weighs_every_choice_judges_them() -> None:
+    short = played(["greedy", "random", "greedy"], "review-4")
+    short["hands"] = short["hands"][:2]
+    for h in short["hands"]:
+        h.pop("scores", None)
+    short.pop("totals", None)
+    review = analyze(short, [1], "neural+search:prior=0,sims=16,bid_sims=16")
+    decisions = review.seats[0].decisions
+    assert decisions and all(d.made_mean is None or math.isfinite(d.made_mean) for d in decisions)
+    assert all(math.isfinite(h.loss) for h in review.seats[0].hands)
+
+
+def test_a_record_dealt_nothing_yet_has_no_decision_to_judge() -> None:
+    fresh = from_game(Game(3, seed=1))
+    fresh["hands"][0]["bids"] = [None, None, None]
+    review = analyze(fresh, None, JUDGE)
+    assert all(not s.decisions for s in review.seats)

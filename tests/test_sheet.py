@@ -604,9 +604,9 @@ def test_cli_players_as_a_list_or_repeated(tmp_path: Path, players: list[str]) -
         ([], None, 2, "does not exist"),
         (["--new"], None, 2, "--new starts a new sheet"),
         (["-p", "A", "-p", "B", "-p", "C", "--csv", "x.csv"], None, 2, "leave out --players"),
-        ([], "{broken", 1, "is not a usable score sheet: the score sheet is not valid JSON"),
+        ([], "{broken", 2, "is not a usable score sheet: the score sheet is not valid JSON"),
         ([], '{"format": "minodice-sheet/1", "players": ["A", "B", "C"], "hands": [[{"bid": 1, "won": 2}]]}',
-         1, "hand 1: a hand must be a list of 3"),
+         2, "hand 1: a hand must be a list of 3"),
     ],
 )
 def test_cli_refusals_are_plain_words(

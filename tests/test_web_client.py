@@ -29,7 +29,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "src" / "minodice" / "server" / "static"
 #: Where the screenshots go: a temporary folder, so running the tests changes no tracked file;
-#: `make screenshots` sets MINODICE_SCREENSHOTS=docs/screenshots to refresh the README's pictures.
+#: `make screenshots` sets MINODICE_SCREENSHOTS=docs/screenshots to refresh the pictures the README and the docs show.
 SHOTS = Path(os.environ.get("MINODICE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "minodice-screenshots")
 LANGS = ("en", "es", "fr", "de")
 PAGES = ("index.html", "sheet.html", "replay.html")  # every page of the web client

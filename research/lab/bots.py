@@ -83,6 +83,8 @@ TYPE = BotType(
     _build,
     _options(),
     validate=_check,
+    explains=True,
+    weighs_all=BUILTIN["neural+search"].weighs_all,
 )
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, get_type_hints
 import typer
 
 from minodice.cli import train as product
+from minodice.cli.errors import fail
 
 if TYPE_CHECKING:
     from minodice.bots.network import PolicyValueNet
@@ -86,8 +87,7 @@ def train(
         refusal = ("the third of --tables plays against a fixed network: give it with --against" if against is None
                    else "--against needs tables to play it at: the third of --tables must be above 0")
     if refusal:
-        typer.echo(f"error: {refusal}", err=True)
-        raise typer.Exit(2)
+        fail("train", refusal)
     cfg = LabConfig(seed=seed, seats=seats, hidden=widths or DEFAULT_HIDDEN, selfplay_envs=counts[0],
                     greedy_envs=counts[1], recall=recall, against_envs=counts[2],
                     against=None if against is None else str(against), guide=guide)

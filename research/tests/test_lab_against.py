@@ -88,7 +88,7 @@ def test_train_against_logs_the_lead_over_it_and_refuses_bad_options(tmp_path: P
                           (["--against", str(tmp_path / "none.npz")], "no network file"),
                           (["--against", str(tmp_path)], f"cannot read the network file '{str(tmp_path)[:10]}"),
                           (["--tables", "99999999999999999999,0,0"], "each count is 0 to 4,096 tables"),
-                          (["--against", str(untrained), "--expert", "greedy"], "No such option: --expert")):
+                          (["--against", str(untrained), "--expert", "greedy"], "minodice train: no such option: --expert")):
         bad = lab_train("--updates", "1", "--out", str(out), *args, timeout=120)
         assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
         assert "PosixPath" not in bad.stderr, bad.stderr

@@ -17,14 +17,13 @@ True
 from __future__ import annotations
 
 import json
-import math
-import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
+from . import jsontext
 from . import rules as R
 from .codes import printable, render
 from .dice import BAG, BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, Face, die_named, face_named, hands_for
@@ -56,57 +55,29 @@ class RecordError(ValueError):
 
 # --- reading and writing -----------------------------------------------------------------
 #
-# A record file may come from anyone, so reading it has limits a game never comes near: its
-# size, how deep its JSON nests (a record needs 7 levels; deeper would exhaust the recursion
-# of whatever prints or writes it later), how many digits a number has (Python refuses to read
-# more than 4,300, slowly). Its text must be characters (no lone UTF-16 surrogate, which
-# cannot be printed or written as UTF-8), and no object may give a key twice.
-
-#: The largest record file read, in bytes (a finished six-player game is about 15 kB).
-MAX_BYTES = 8_000_000
-#: How deep a record's JSON may nest.
-MAX_DEPTH = 64
-#: The most digits a number in a record may have.
-MAX_DIGITS = 64
-#: A JSON escape that may stand for a lone surrogate, and a surrogate (fast tests before looking for one).
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# A record is read by the one strict JSON reader (`minodice.jsontext`): its size, how deep its JSON
+# nests, how many digits a number has, lone surrogates, a key given twice, NaN, a byte-order mark.
+MAX_BYTES = jsontext.MAX_BYTES
+MAX_DEPTH = jsontext.MAX_DEPTH
+MAX_DIGITS = jsontext.MAX_DIGITS
 
 
 def load(path: str | Path) -> dict[str, Any]:
     """Read a record file; RecordError if it cannot be read or is not a `minodice/1` object."""
     try:
-        with Path(path).open("rb") as file:
-            raw = file.read(MAX_BYTES + 1)
-        if len(raw) > MAX_BYTES:
-            raise RecordError(f"the file is larger than {MAX_BYTES // 1_000_000} MB, "
-                              "far more than any game record")
-        text = raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise RecordError(f"cannot read the file: {reason}") from exc
+        text = jsontext.read(path, what="game record")
+    except jsontext.JSONTextError as exc:
+        raise RecordError(str(exc)) from exc
     return parse(text)
-
-
-class _Unreadable(ValueError):
-    """Raised while parsing: the JSON holds something a record may not."""
 
 
 def parse(text: str) -> dict[str, Any]:
     """Parse a record's JSON text; RecordError if it is not a `minodice/1` object."""
     try:
-        data = json.loads(text, object_pairs_hook=_object, parse_int=_integer, parse_float=_fraction,
-                          parse_constant=_constant)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from exc
-    except _Unreadable as exc:
-        raise RecordError(f"not a minodice/1 record: {exc}") from None
-    except RecursionError:
-        raise RecordError(f"not a minodice/1 record: its JSON nests deeper than {MAX_DEPTH} levels") from None
-    suspect = _SURROGATE_ESCAPE.search(text) is not None or _SURROGATE.search(text) is not None
-    problem = _unreadable(data, strings=suspect)
-    if problem is not None:
-        raise RecordError(f"not a minodice/1 record: {problem}")
+        data = jsontext.parse(text)
+    except jsontext.JSONTextError as exc:
+        message = str(exc)
+        raise RecordError(message if message.startswith("not JSON") else f"not a minodice/1 record: {message}") from None
     if not isinstance(data, dict):
         raise RecordError("not a minodice/1 record: the file must hold one JSON object")
     if data.get("format") != FORMAT:
@@ -117,66 +88,6 @@ def parse(text: str) -> dict[str, Any]:
             else f'not a minodice/1 record: it has no "format": "{FORMAT}"'
         )
     return data
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object as a dict; _Unreadable if it gives a key twice (JSON readers differ on which wins)."""
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _value in pairs:
-            if key in seen:
-                raise _Unreadable(f"the key {_quote(key)} appears twice in one object")
-            seen.add(key)
-    return obj
-
-
-def _integer(digits: str) -> int:
-    """A JSON integer; _Unreadable if it has more than MAX_DIGITS digits."""
-    count = len(digits.lstrip("-"))
-    if count > MAX_DIGITS:
-        raise _Unreadable(f"a number has {count} digits; a record's have at most {MAX_DIGITS}")
-    return int(digits)
-
-
-def _fraction(text: str) -> float:
-    """A JSON number with a fraction or exponent; _Unreadable if it is too large for a float (1e400)."""
-    value = float(text)
-    if math.isinf(value):
-        raise _Unreadable(f"the number {_quote(text)} is too large")
-    return value
-
-
-def _constant(name: str) -> Any:
-    """NaN, Infinity and -Infinity, which Python's reader accepts and JSON does not."""
-    raise _Unreadable(f"{name} is not a JSON value")
-
-
-def _unreadable(data: Any, *, strings: bool) -> str | None:
-    """Why parsed JSON cannot be a record: nesting deeper than MAX_DEPTH, or (`strings`) a lone surrogate.
-
-    Walked level by level without recursion (this runs on every record read, so it is kept lean).
-    """
-    level, depth = [data], 0
-    while level:
-        depth += 1
-        if depth > MAX_DEPTH:
-            return f"its JSON nests deeper than {MAX_DEPTH} levels"
-        below: list[Any] = []
-        for value in level:
-            if type(value) is dict:
-                children = [*value, *value.values()] if strings else value.values()
-            elif type(value) is list:
-                children = value
-            else:
-                continue
-            for child in children:
-                if type(child) is dict or type(child) is list:
-                    below.append(child)
-                elif strings and type(child) is str and _SURROGATE.search(child):
-                    return f"the text {_quote(child)} holds a lone UTF-16 surrogate, which is no character"
-        level = below
-    return None
 
 
 def _quote(value: Any, most: int = 60) -> str:
@@ -760,6 +671,8 @@ def record_positions(record: Mapping[str, Any]) -> Iterator[Position]:
     if fault is not None:
         raise ValueError(fault)
     hands = record["hands"]
+    if not hands:  # dealt nothing yet: no decision to replay
+        return
     names = [s["name"] for s in record["seats"]]
     game = Game(
         len(names), names=names, rules=Rules.from_dict(record.get("rules")),

@@ -214,6 +214,7 @@ BUILTIN = BotTypes((
     BotType(
         "montecarlo", "simulates the hand for every bid and die", _montecarlo,
         (*_MONTECARLO_BUDGET, *_SEARCH_MODEL, _RIVALS),
+        explains=True,
     ),
     BotType(
         "ismcts", "information-set tree search over the rolls; bids as montecarlo", _ismcts,
@@ -224,6 +225,7 @@ BUILTIN = BotTypes((
             _count("bid_sims", D.DEFAULT_BID_SIMS, "playouts per legal bid"),
             *_SEARCH_MODEL,
         ),
+        explains=True,
     ),
     BotType(
         "neural", "plays the move its network, trained by self-play, finds likeliest (`minodice train`)", _neural,
@@ -248,6 +250,8 @@ BUILTIN = BotTypes((
             _NEURAL_RIVALS,
         ),
         validate=_check_neural_search,
+        explains=True,
+        weighs_all=lambda spec: spec.get("prior") == 0,  # else its network leaves out the moves it finds implausible
     ),
     BotType(
         "oracle", "montecarlo on the true deal: a reference showing what hidden dice cost", _oracle,
@@ -263,6 +267,7 @@ BUILTIN = BotTypes((
                    "montecarlo's)", "choice", D.ORACLE_SIGHTS[0], choices=D.ORACLE_SIGHTS),
         ),
         cheats=True,
+        explains=True,
     ),
 ))
 

@@ -283,7 +283,10 @@ class BotType:
     `instant`: it decides in microseconds, with no search — a server asks it on its event loop
     rather than handing the decision to a worker process (which costs more than the decision).
     `cheats`: it sees every seat's dice (a `bots.clairvoyance.ClairvoyantBot`): a reference, never
-    an opponent for people at web tables.
+    an opponent for people at web tables. `explains`: it leaves the estimate of every choice it weighed
+    (`bots.explain`), so it can judge decisions (`minodice analyze`, the hints); `weighs_all`, given its
+    spec, says whether it weighs every legal choice (a judge must: a search that prunes cannot say what
+    a pruned choice was worth).
     """
 
     name: str
@@ -293,6 +296,8 @@ class BotType:
     validate: Validate | None = None
     instant: bool = False
     cheats: bool = False
+    explains: bool = False
+    weighs_all: Callable[[BotSpec], bool] = lambda spec: True
 
     @property
     def option_names(self) -> tuple[str, ...]:

@@ -31,20 +31,22 @@ def explain(
     seed: Annotated[int, typer.Option("--seed", help="The explaining bot's seed.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the explanation as one line of JSON.")] = False,
 ) -> None:
-    """Show a search bot's decision: the expected score of every bid or die it could choose."""
+    """Show a search bot's decision: the expected score of every bid or die it could choose.
+
+    Exit status: 0 done; 2 the --record file is unreadable or invalid, or an option is wrong.
+    """
     from .. import record as records
     from ..bots import BotSpecError
     from ..bots.explain import explain_command
-    from ..codes import printable
     from ..preparing import preparing
+    from .errors import fail
 
     rec = None
     if record_file is not None:
         try:
             rec = records.load(record_file)
         except records.RecordError as exc:
-            typer.echo(printable(f"{record_file}: {exc}"), err=True)
-            raise typer.Exit(2) from None
+            fail("explain", f"{record_file}: {exc}")
     try:
         with preparing("the search bot", 5):  # the first of an install compiles the simulator
             explain_command(
@@ -52,8 +54,7 @@ def explain(
                 seat=seat, spec=bot, seed=seed, bots=play_bots, as_json=as_json,
             )
     except (ValueError, BotSpecError) as exc:
-        typer.echo(printable(f"error: {exc}"), err=True)
-        raise typer.Exit(2) from None
+        fail("explain", str(exc))
 
 
 def bots() -> None:

@@ -22,10 +22,12 @@ from .options import DEFAULT_VALUES, choice_help, fail, need
 if TYPE_CHECKING:  # the odds load numba: imported where the command runs, so `minodice --help` stays instant
     from ..analysis.odds import BidOdds, DieValues, HandSample, WinChances
 
-__all__ = ["MIN_SAMPLES", "odds", "parse_opponents", "register"]
+__all__ = ["MAX_SAMPLES", "MIN_SAMPLES", "odds", "parse_opponents", "register"]
 
 #: Fewest games `--samples` accepts (fewer gives standard errors too large to read).
 MIN_SAMPLES = 1000
+#: Most games `--samples` accepts: their hands are held in memory, up to 0.4 kB a game at 6 players.
+MAX_SAMPLES = 2_000_000
 
 
 def parse_opponents(text: str) -> list[int]:
@@ -52,9 +54,11 @@ def odds(
         str, typer.Option("--opponents", help="Opponent counts for the win-chance table: all, 3, 2,4 or 2..5.")
     ] = "all",
     samples: Annotated[
-        int, typer.Option("--samples", "-n", help=f"Games to simulate (one hand of each size each; >= {MIN_SAMPLES}).")
+        int, typer.Option("--samples", "-n", help=f"Games to simulate (one hand of each size each; {MIN_SAMPLES:,} to "
+                                                        f"{MAX_SAMPLES:,}).")
     ] = 200_000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulation (same seed, same numbers).")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulation (same seed, same numbers), 0 or more.",
+                                      min=0)] = 1,
     all_specials: Annotated[
         str, typer.Option("--all-specials", help=choice_help("all_specials"))
     ] = DEFAULT_VALUES["all_specials"],
@@ -76,6 +80,9 @@ def odds(
         fail("odds", f"--players must be from {MIN_SEATS} to {MAX_SEATS}, not {players}")
     if samples < MIN_SAMPLES:
         fail("odds", f"--samples must be at least {MIN_SAMPLES:,} games, not {samples}")
+    if samples > MAX_SAMPLES:
+        fail("odds", f"--samples may be at most {MAX_SAMPLES:,} games (each game's hands are held in memory), "
+                     f"not {samples:,}")
     if plot is not None and plot.suffix.lower() != ".png":
         fail("odds", f"--plot writes a PNG file: give a name ending in .png, not {str(plot)!r}")
     if plot is not None:

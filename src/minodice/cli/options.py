@@ -3,17 +3,18 @@ typed again here), and `need`, the one way a command asks for an optional part o
 
 from __future__ import annotations
 
+import math
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
-from ..codes import printable
 from ..extras import MissingExtra, require
 from ..rules import RULE_OPTIONS, Rules
+from .errors import EXIT_FAULT, click_part, fail
 
-__all__ = ["DEFAULTS", "DEFAULT_VALUES", "AllFlags", "AllFlagsOption", "AllSpecials", "AllSpecialsOption", "HandStart", "HandStartOption", "Scoring", "ScoringOption", "choice_help", "choices", "default", "fail", "help_for", "need", "rules_from", "split_list"]
+__all__ = ["DEFAULTS", "DEFAULT_VALUES", "AllFlags", "AllFlagsOption", "AllSpecials", "AllSpecialsOption", "Finite", "HandStart", "HandStartOption", "Scoring", "ScoringOption", "choice_help", "choices", "default", "fail", "help_for", "need", "rules_from", "split_list"]
 
 
 def choices(option: str) -> type[Enum]:
@@ -70,16 +71,9 @@ def rules_from(*values: Enum | str) -> Rules:
     return Rules(**{k: v.value if isinstance(v, Enum) else v for k, v in zip(RULE_OPTIONS, values)})
 
 
-def fail(command: str | None, message: str, code: int = 2) -> NoReturn:
-    """Print `minodice COMMAND: message` on stderr, in one line with control characters escaped, and exit
-    with `code` (2: refused input or wrong use; 1: a bad file or a failure while running)."""
-    prefix = f"minodice {command}" if command else "minodice"
-    typer.echo(f"{prefix}: {printable(message)}", err=True)
-    raise typer.Exit(code)
-
-
 def need(extra: str, *modules: str) -> None:
-    """Exit with status 2 and one line naming the pip extra to install unless `modules` are installed."""
+    """Exit with status 2 and one line (`minodice COMMAND: ...`) naming the pip extra to install unless
+    `modules` are installed."""
     try:
         require(extra, *modules)
     except MissingExtra as exc:
@@ -94,17 +88,66 @@ def split_list(values: list[str] | None) -> list[str] | None:
 
 
 def load_valid_record(file: Path) -> dict[str, Any]:
-    """A record file read and checked for a command, or the command stops with one line on stderr:
-    exit 2 when the file is unreadable (not JSON, not minodice/1), 1 when the record is invalid."""
+    """A record file read and checked for a command, or the command stops with one line on stderr,
+    `minodice COMMAND: FILE: what is wrong`: exit 2 when the file is unreadable (not JSON, not minodice/1),
+    1 when the record is invalid."""
     from .. import record as records
 
     try:
         rec = records.load(file)
     except records.RecordError as exc:
-        typer.echo(printable(f"{file}: {exc}"), err=True)
-        raise typer.Exit(2) from None
+        fail(None, f"{file}: {exc}")
     fault = records.check(rec)
     if fault is not None:
-        typer.echo(printable(f"{file}: {fault}"), err=True)
-        raise typer.Exit(1)
+        fail(None, f"{file}: {fault}", EXIT_FAULT)
     return rec
+
+
+#: The parameter type class of the Click that Typer runs on (its own copy in Typer 0.2x: `errors.click_part`).
+_ParamType: Any = click_part("types").ParamType
+
+
+class Finite(_ParamType):
+    """A real number option that refuses NaN, the infinities and values out of its range before any work
+    starts (Click's FloatRange lets NaN through, since NaN is neither below nor above a bound).
+
+    >>> Finite(0.05).convert("1.5", None, None), Finite(0.05).accepts
+    (1.5, 'a number of at least 0.05')
+    """
+
+    name = "number"
+
+    def __init__(self, low: float | None = None, high: float | None = None) -> None:
+        self.low, self.high = low, high
+
+    @property
+    def accepts(self) -> str:
+        """What it takes, in words."""
+        if self.low is not None and self.high is not None:
+            return f"a number from {self.low:g} to {self.high:g}"
+        if self.low is not None:
+            return f"a number of at least {self.low:g}"
+        return f"a number of at most {self.high:g}" if self.high is not None else "a number"
+
+    def get_metavar(self, param: Any, ctx: Any = None) -> str:
+        return "<number>"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> float:
+        if isinstance(value, float) and math.isfinite(value) and self._inside(value):
+            return value
+        text = str(value).strip()
+        try:
+            number = float(text) if len(text) <= 40 else math.nan
+        except ValueError:
+            self.fail(f"{_cut(text)} is not a number: give {self.accepts}", param, ctx)
+        if not math.isfinite(number) or not self._inside(number):
+            self.fail(f"{_cut(text)} is not {self.accepts}", param, ctx)
+        return number
+
+    def _inside(self, number: float) -> bool:
+        return (self.low is None or number >= self.low) and (self.high is None or number <= self.high)
+
+
+def _cut(text: str, most: int = 40) -> str:
+    """`text` quoted as an error echoes it: cut after `most` characters, with its length."""
+    return repr(text) if len(text) <= most else f"{text[:most]!r}… ({len(text):,} characters)"

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -17,13 +21,17 @@ from .options import (
     DEFAULTS,
     AllFlagsOption,
     AllSpecialsOption,
+    Finite,
     HandStartOption,
     ScoringOption,
     fail,
     rules_from,
 )
 
-__all__ = ["play", "register"]
+if TYPE_CHECKING:
+    from ..tui.runnable import Runnable
+
+__all__ = ["play", "register", "runnable_here"]
 
 
 if TYPE_CHECKING:  # built at run time from the levels: to a type checker, just an Enum
@@ -105,14 +113,20 @@ def play(
                      "and bots' choices as if it had never stopped."),
     ] = None,
     timeout: Annotated[
-        float, typer.Option(help="Seconds an external bot has per decision.", min=0.1)
+        float, typer.Option(help="Seconds an external bot has per decision (0.1 to 3600).",
+                            click_type=Finite(0.1, 3600))
     ] = 10.0,
     trust_bots: Annotated[
         bool, typer.Option("--trust-bots", help="With --resume: start the external programs (cmd: bots) the "
                            "save file names. Without it such a file is refused: a file can name any program.")
     ] = False,
 ) -> None:
-    """Play a game in the terminal against bots."""
+    """Play a game in the terminal against bots.
+
+    Exit status: 0 the game ended, or you left it (quit, end of input: it is saved, and a line says how to
+    resume it); 2 the game cannot be set up as asked (a wrong option, a save file that cannot be resumed);
+    130 interrupted (Ctrl-C: saved the same way).
+    """
     from ..tui.session import PlaySettings, run
 
     if resume is not None:
@@ -129,8 +143,43 @@ def play(
         resume=resume,
         timeout=timeout,
         trust_bots=trust_bots,
+        runnable=runnable_here(),
     )
     raise typer.Exit(run(settings))
+
+
+def runnable_here() -> Runnable:
+    """How the person who started this program runs minodice from where they are, for the lines the game
+    prints them to run next: `minodice` when that is this program on their PATH, else this program's path
+    (relative when it lies below the current folder), and make's target when `make play` started the game
+    (the Makefile says so in MINODICE_MAKE; make itself sets MAKELEVEL)."""
+    from ..tui.runnable import Runnable
+
+    make = os.environ.get("MINODICE_MAKE") if "MAKELEVEL" in os.environ else None
+    return Runnable(_program(), make=make or None)
+
+
+def _program() -> str:
+    """This program as the person can type it here (see `runnable_here`)."""
+    script = Path(sys.argv[0])
+    on_path = shutil.which("minodice")
+    if script.stem == "minodice" and script.is_file():  # the console script
+        if on_path is not None and os.path.samefile(on_path, script):
+            return "minodice"
+        return shlex.quote(_typed(script))
+    if on_path is not None:  # e.g. `python -m minodice`, with the console script on the PATH
+        return "minodice"
+    return f"{shlex.quote(_typed(Path(sys.executable)))} -m minodice"
+
+
+def _typed(path: Path) -> str:
+    """`path` as a shell runs it from here: relative below the current folder (`.venv/bin/minodice`), else whole."""
+    whole = path.absolute()  # not resolved: a venv's python is a link that must stay the venv's
+    try:
+        below = whole.relative_to(Path.cwd())
+    except ValueError:
+        return str(whole)
+    return str(below) if len(below.parts) > 1 else f"./{below}"
 
 
 def _bots(bots: list[str] | None, level: Enum | None, opponents: int | None) -> list[str]:

@@ -52,25 +52,23 @@ def replay(
     """Show a record's hand-by-hand score sheet (and optionally fill in its derived fields).
 
     Exit status: 0 done; 1 the record is invalid; 2 the file is not a readable minodice/1 record
-    (or, with --write, cannot be written).
+    (or, with --write, cannot be written); each said in one line, `minodice replay: FILE: what is wrong`.
     """
     from rich.console import Console
     from rich.markup import escape
 
     from .. import record as records
     from ..codes import printable
+    from .options import fail, load_valid_record
 
     console = Console()
-    from .options import load_valid_record
-
     rec = load_valid_record(file)
     filled = records.fill(rec)
     if write:
         try:
             records.save(filled, file)
         except OSError as exc:
-            typer.echo(printable(f"{file}: cannot write the file: {exc.strerror or exc}"), err=True)
-            raise typer.Exit(2) from None
+            fail("replay", f"{file}: cannot write the file: {exc.strerror or exc}")
     if as_json:
         typer.echo(_json_text(filled))
         return

@@ -38,43 +38,52 @@ def analyze(
 ) -> None:
     """Review a game: each bid and roll of a seat against the bot's best choice, with what it cost.
 
-    Exit status: 0 done; 1 the record is invalid or hides dice; 2 the file is unreadable or an option is wrong.
+    Exit status: 0 done; 1 the record is invalid or hides dice; 2 the file is unreadable or an option is wrong;
+    130 interrupted (nothing is saved: the review prints when every decision is judged).
     """
     import json
 
     from rich.console import Console
 
     from ..bots import BotSpecError
-    from ..codes import printable
     from ..review import DEFAULT_BOT
     from ..review import analyze as run
+    from ..review.analyze import judge_refusal
     from ..review.render import render_analysis
+    from .errors import EXIT_FAULT, EXIT_INTERRUPTED, fail
     from .options import load_valid_record
 
+    try:
+        judge_refusal(bot or DEFAULT_BOT)  # a spec it cannot read, or a bot that cannot judge: bad usage
+    except ValueError as exc:  # BotSpecError is one
+        fail("analyze", str(exc))
     rec = load_valid_record(file)
     try:
         seats = _seats(seat, [str(s["name"]) for s in rec["seats"]])
     except ValueError as exc:
-        typer.echo(printable(f"error: {exc}"), err=True)
-        raise typer.Exit(2) from None
+        fail("analyze", str(exc))
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     bar = Progress(TextColumn("judging the decisions"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                    console=Console(stderr=True), transient=True)
+    judged = [0, 0]  # decisions judged, of how many
     try:
         with bar:
             task = bar.add_task("judging", total=None)
 
             def progress(done: int, total: int) -> None:
+                judged[:] = done, total
                 bar.update(task, completed=done, total=total)
 
             analysis = run(rec, seats, bot or DEFAULT_BOT, seed, jobs, progress)
     except BotSpecError as exc:
-        typer.echo(printable(f"error: {exc}"), err=True)
-        raise typer.Exit(2) from None
+        fail("analyze", str(exc))
     except ValueError as exc:
-        typer.echo(printable(f"{file}: {exc}"), err=True)
-        raise typer.Exit(1) from None
+        fail("analyze", f"{file}: {exc}", EXIT_FAULT)
+    except KeyboardInterrupt:
+        done = f" after judging {judged[0]} of {judged[1]} decisions" if judged[1] else ""
+        fail("analyze", f"interrupted{done}; nothing was saved (the review prints when every decision is "
+                        "judged)", EXIT_INTERRUPTED)
     if as_json:
         typer.echo(json.dumps(analysis.to_dict(), indent=1, ensure_ascii=False))
         return

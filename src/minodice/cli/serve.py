@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .options import need
+from .options import Finite, fail, need
 
 __all__ = ["register", "serve"]
 
@@ -19,13 +19,14 @@ def serve(
                           "postgresql+psycopg://USER@HOST/DB.")
     ] = "minodice.db",
     turn_timeout: Annotated[
-        float, typer.Option(help="Seconds before a bot plays for a player who is gone.", min=0)
+        float, typer.Option(help="Seconds before a bot plays for a player who is gone.", click_type=Finite(0))
     ] = 60.0,
     bot_delay: Annotated[
-        float, typer.Option(help="Seconds from a bot's turn to its move, however long it thought.", min=0)
+        float, typer.Option(help="Seconds from a bot's turn to its move, however long it thought.",
+                            click_type=Finite(0))
     ] = 0.8,
     idle_minutes: Annotated[
-        float, typer.Option(help="Minutes before a table nobody watches expires.", min=0)
+        float, typer.Option(help="Minutes before a table nobody watches expires.", click_type=Finite(0))
     ] = 120.0,
     workers: Annotated[int | None, typer.Option(
         help="Processes the searching bots think in (each started when a table first needs one; "
@@ -53,8 +54,7 @@ def serve(
     try:
         url = database_url(db)
     except ValueError as exc:
-        typer.echo(f"minodice serve: {exc}", err=True)
-        raise typer.Exit(2) from None
+        fail("serve", str(exc))
     run(host=host, port=port, db=url, turn_timeout=turn_timeout, bot_delay=bot_delay,
         idle_minutes=idle_minutes, workers=workers, secret_file=secret_file, review_bot=review_bot)
 

@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from .. import jsontext
 from ..table.sheet import ScoreSheet, SheetError
 from .options import Scoring, fail, split_list
 
@@ -43,9 +44,9 @@ def save_sheet(sheet: ScoreSheet, path: Path) -> None:
 def load_sheet(path: Path) -> ScoreSheet:
     """The sheet saved in `path`; an unreadable or broken file is a SheetError saying so."""
     try:
-        text = Path(path).read_bytes()
-    except OSError as exc:
-        raise SheetError("sheet_unreadable", {"path": str(path), "error": str(exc.strerror or exc)}) from None
+        text = jsontext.read(path, what="score sheet")  # at most the records' size, UTF-8
+    except jsontext.JSONTextError as exc:
+        raise SheetError("sheet_unreadable", {"path": str(path), "error": str(exc)}) from None
     return ScoreSheet.from_json(text)
 
 
@@ -64,7 +65,7 @@ def _open(file: Path, players: list[str] | None, scoring: str | None, new: bool)
         try:
             save_sheet(sheet, file)
         except OSError as exc:
-            fail("sheet", f"cannot write {file}: {exc.strerror or exc}", 1)
+            fail("sheet", f"cannot write {file}: {exc.strerror or exc}")
         return sheet
     if new:
         fail("sheet", "--new starts a new sheet: name the players with --players")
@@ -73,7 +74,7 @@ def _open(file: Path, players: list[str] | None, scoring: str | None, new: bool)
     try:
         sheet = load_sheet(file)
     except SheetError as exc:
-        fail("sheet", f"{file} is not a usable score sheet: {exc}", 1)
+        fail("sheet", f"{file} is not a usable score sheet: {exc}")
     if scoring is not None and scoring != sheet.scoring:
         fail("sheet", f"{file} uses {sheet.scoring} scoring; a game cannot change its scoring halfway")
     return sheet
@@ -98,7 +99,10 @@ def sheet(
     """Keep the score of a game played with real dice: enter bids, tricks and bonuses hand by hand.
 
     The sheet checks every hand (tricks add up, bonuses possible), shows the totals
-    and saves FILE after each hand. Type undo to remove the last hand, quit to leave.
+    and saves FILE after each hand. Type undo to remove the last hand, quit (or Ctrl-C) to leave.
+
+    Exit status: 0 done or left (the sheet is saved after every hand); 2 wrong use, or a FILE (or --csv
+    file) that cannot be read, used as a score sheet or written, said in one line.
     """
     chosen = scoring.value if scoring is not None else None
     if csv_out is not None and players:
@@ -108,7 +112,7 @@ def sheet(
         try:
             csv_out.write_text(score_sheet.to_csv(), encoding="utf-8", newline="")
         except OSError as exc:
-            fail("sheet", f"cannot write {csv_out}: {exc.strerror or exc}", 1)
+            fail("sheet", f"cannot write {csv_out}: {exc.strerror or exc}")
         typer.echo(f"Wrote {csv_out} ({len(score_sheet.hands)} hands).")
         return
     from rich.console import Console

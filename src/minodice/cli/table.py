@@ -11,7 +11,7 @@ from ..analysis import OPPONENT_POLICIES
 from ..dice import Die
 from ..table.referee import RefereeError, parse_held, parse_roll, referee
 from ..table.refusal import rules_or_refusal
-from .options import DEFAULT_VALUES, choice_help, fail, split_list
+from .options import DEFAULT_VALUES, Finite, choice_help, fail, split_list
 
 __all__ = ["advise_command", "register", "trick_command"]
 
@@ -31,8 +31,9 @@ def advise_command(
     all_specials: Annotated[str, typer.Option(help=choice_help("all_specials"))] = DEFAULT_VALUES["all_specials"],
     all_flags: Annotated[str, typer.Option(help=choice_help("all_flags"))] = DEFAULT_VALUES["all_flags"],
     precision: Annotated[float, typer.Option(
-        help="Stop once every bid's expected score is known to ± this many points (95 %).", min=0.05)] = 1.0,
-    seconds: Annotated[float, typer.Option(help="Time budget.", min=0.01)] = 0.8,
+        help="Stop once every bid's expected score is known to ± this many points (95 %), 0.05 or more.",
+        click_type=Finite(0.05))] = 1.0,
+    seconds: Annotated[float, typer.Option(help="Time budget, 0.01 to 600.", click_type=Finite(0.01, 600))] = 0.8,
     seed: Annotated[int, typer.Option(help="Seed of the simulation (same seed, same answer).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead.")] = False,
 ) -> None:
@@ -110,12 +111,21 @@ def register(app: typer.Typer) -> None:
     app.command(name="trick")(trick_command)
 
 
+def _cut(text: str, most: int = 20) -> str:
+    """`text` as a refusal echoes it: cut after `most` characters, with its length, so that a pasted
+    paragraph makes a one-line error."""
+    return text if len(text) <= most else f"{text[:most]}… ({len(text):,} characters)"
+
+
 def _holdings(items: list[str], rolls: int) -> dict[int, list[Die]]:
     """`--held N:DICE` options → held dice by roll index (from 0)."""
     out = {}
     for item in items:
         number, sep, dice = item.partition(":")
-        if not sep or not number.strip().isdigit():
-            raise RefereeError("held_by_number", {"rolls": rolls, "key": number.strip() if sep else item})
+        number = number.strip()
+        if not sep or not number.isascii() or not number.isdigit():
+            raise RefereeError("held_by_number", {"rolls": rolls, "key": _cut(number if sep else item)})
+        if len(number) > 2:  # no trick has 100 rolls (and int() would refuse 4,300 digits)
+            raise RefereeError("held_roll_unknown", {"roll": _cut(number), "rolls": rolls})
         out[int(number) - 1] = parse_held(dice)
     return out

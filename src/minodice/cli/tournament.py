@@ -3,14 +3,13 @@
 `register(app)` adds both to a Typer app (the `minodice` command calls it); the
 work is done by `minodice.tournament` and `minodice.tournament.botcheck`. The
 rule options are Typer choices derived from `rules.RULE_OPTIONS` (`cli.options`).
-Usage errors print one plain sentence to stderr and exit with status 2.
+Usage errors print one line to stderr, `minodice tournament: what is wrong`, and exit with status 2.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import sys
 from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
@@ -21,16 +20,21 @@ import typer
 from ..analysis import DEFAULT_LUCK_PLAYOUTS, MAX_LUCK_PLAYOUTS
 from ..bots import BUILTIN
 from ..dice import MAX_SEATS, MIN_SEATS
+from .errors import EXIT_FAULT, EXIT_INTERRUPTED, NOTHING_SAVED
 from .options import (
     DEFAULTS,
     AllFlagsOption,
     AllSpecialsOption,
+    Finite,
     HandStartOption,
     ScoringOption,
     fail,
     need,
     rules_from,
 )
+
+#: Seconds an external bot may take a decision (`--timeout`): 0.1 to an hour.
+TIMEOUT = Finite(0.1, 3600)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -87,7 +91,7 @@ def tournament(
     address: Annotated[
         str | None, typer.Option(help="With --backend ray: the address of a Ray cluster to join.")
     ] = None,
-    timeout: Annotated[float, typer.Option(help="Seconds an external bot has per decision.")] = 10.0,
+    timeout: Annotated[float, typer.Option(help="Seconds an external bot has per decision.", click_type=TIMEOUT)] = 10.0,
     scoring: ScoringOption = DEFAULTS["scoring"],
     all_specials: AllSpecialsOption = DEFAULTS["all_specials"],
     all_flags: AllFlagsOption = DEFAULTS["all_flags"],
@@ -116,11 +120,11 @@ def tournament(
 ) -> None:
     """Play a tournament between bots and report honest statistics.
 
-    Statistics per entrant: mean score per game with a 95% t-interval over deals
-    (paired: luck cancels), mean place, win rate, bids made, bonus per hand,
-    decision times, faults and an openskill rating; and every pair's mean score
-    difference with its paired 95% interval. With --luck, the same less the luck of
-    the faces.
+    Statistics per entrant: mean score per game with a 95% t-interval over deals (paired: luck cancels),
+    mean place, win rate, bids made, bonus per hand, decision times, faults and an openskill rating; and
+    every pair's mean score difference with its paired 95% interval. With --luck, the same less the luck of
+    the faces. Exit status: 0 done; 1 a failure while playing (a worker, Ray) or drawing the plot; 2 an
+    option is wrong; 130 interrupted (the line says how many games were played, and where their records are).
     """
     specs = list(seat or [])
     _check_options(specs, jobs, backend, address, plot)
@@ -234,12 +238,10 @@ def _run(
                 config, jobs=jobs, backend=backend.value, address=address, records_dir=records, on_game=on_game
             )
     except TournamentError as exc:  # found while running (Ray, a worker): not a usage error
-        typer.echo(f"minodice tournament: {exc}", err=True)
-        raise typer.Exit(1) from None
+        fail("tournament", str(exc), EXIT_FAULT)
     except KeyboardInterrupt:
-        kept = f"; the records of those games are in {records}" if records is not None and played else ""
-        typer.echo(f"minodice tournament: interrupted after {played} of {config.games} games{kept}", err=True)
-        raise typer.Exit(130) from None
+        kept = f"the records of those games are in {records}" if records is not None and played else NOTHING_SAVED
+        fail("tournament", f"interrupted after {played} of {config.games} games; {kept}", EXIT_INTERRUPTED)
 
 
 def _report(
@@ -268,8 +270,7 @@ def _report(
         try:
             draw_plot(summary, plot)
         except (OSError, ValueError) as exc:
-            typer.echo(f"minodice tournament: could not draw the plot {plot}: {exc}", err=True)
-            raise typer.Exit(1) from None
+            fail("tournament", f"could not draw the plot {plot}: {exc}", EXIT_FAULT)
 
 
 def bot_check(
@@ -278,7 +279,7 @@ def bot_check(
         typer.Argument(help="The bot to check: 'cmd:PROGRAM ARGS' (or a built-in bot's name).", show_default=False),
     ],
     games: Annotated[int | None, typer.Option("--games", "-g", help="Games to play (default: one of each check game, 6).")] = None,
-    timeout: Annotated[float, typer.Option(help="Seconds the bot has per decision.")] = 10.0,
+    timeout: Annotated[float, typer.Option(help="Seconds the bot has per decision.", click_type=TIMEOUT)] = 10.0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the dice and the opponents.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
@@ -306,7 +307,7 @@ def register(app: typer.Typer) -> None:
     app.command("bot-check")(bot_check)
 
 
-if __name__ == "__main__":  # pragma: no cover - `python -m minodice.cli.tournament`
-    _app = typer.Typer(add_completion=False)
-    register(_app)
-    _app(sys.argv[1:])
+if __name__ == "__main__":  # pragma: no cover - `python -m minodice.cli.tournament tournament ...`
+    from . import build_app
+
+    build_app(("tournament",))(prog_name="minodice")

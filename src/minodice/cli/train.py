@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..dice import MAX_SEATS, MIN_SEATS
+from .errors import NOTHING_SAVED, fail, interrupted
+from .options import Finite
 
 if TYPE_CHECKING:
     from ..bots.network import PolicyValueNet
@@ -85,7 +87,8 @@ def train(
     seed: Annotated[int, typer.Option(help="Seed of the tables, the sampling and the first weights: the same seed "
                                       "and --updates give the same network on this machine.")] = 0,
     updates: Annotated[int | None, typer.Option(help="Updates to run (reproducible).", min=1)] = None,
-    minutes: Annotated[float | None, typer.Option(help="Or: train for this long (not reproducible).", min=0.01)] = None,
+    minutes: Annotated[float | None, typer.Option(help="Or: train for this long (not reproducible).",
+                                                  click_type=Finite(0.01))] = None,
     seats: Annotated[int, typer.Option(help="Players at the training tables.", min=MIN_SEATS, max=MAX_SEATS)] = 4,
     hidden: Annotated[str | None, typer.Option(help=f"The new network's hidden layers, their widths separated by "
                                                f"commas [default: {_default_hidden()}]; a --from network keeps "
@@ -114,12 +117,14 @@ def train(
     data: Annotated[list[Path] | None, typer.Option(help="Expert iteration on decisions written by --keep instead "
                                                     "of playing games (repeat to join files).")] = None,
 ) -> None:
-    """Train the `neural` bot: PPO in self-play tables and against greedy bots, in the vector environment (a
-    new network reads the shipped networks' inputs: `--seed 1 --updates 1000` is how the 4-seat one was
-    trained), or expert iteration on a search bot's games (--expert, --data).
+    """Train the `neural` bot: by PPO against itself and greedy bots, or on a search bot's games (--expert).
+
+    PPO plays self-play tables and tables against greedy bots in the vector environment (a new network
+    reads the shipped networks' inputs: `--seed 1 --updates 1000` is how the 4-seat one was trained);
+    expert iteration trains on a search bot's games (--expert) or on decisions kept from them (--data).
 
     Prints, at every evaluation, the decisions trained on and the network's lead over greedy bots. Exit
-    status: 0 done; 2 an option or the --from file is wrong.
+    status: 0 done; 2 an option or the --from file is wrong; 130 interrupted (the line says what was saved).
     """
     from ..bots.defaults import DEFAULT_HIDDEN, DEFAULT_TABLES
 
@@ -130,8 +135,7 @@ def train(
                                                               ("--opponent", opponent is not None)) if given],
                         start=start is not None, expert=expert is not None, data=bool(data))
     if refusal:
-        typer.echo(f"error: {refusal}", err=True)
-        raise typer.Exit(2)
+        fail("train", refusal)
     if expert is not None or data:
         _expert(expert, out, seed=seed, seats=seats, start=start, games=games, epochs=epochs, jobs=jobs,
                 keep=keep, saved=data or [], opponent=opponent)
@@ -174,13 +178,11 @@ def run_ppo(cfg: TrainConfig, out: Path, *, updates: int | None, minutes: float 
     `check` may refuse too, and the places written to), then the run, a line at every evaluation. The lab's
     train (`research/lab`) passes its own `check`, `make_trainer` and `report`."""
     from ..bots.neural import load_network
-    from ..codes import printable
     from ..learn import Trainer
     from ..learn import train as run
 
     if (updates is None) == (minutes is None):
-        typer.echo("error: give --updates (reproducible) or --minutes", err=True)
-        raise typer.Exit(2)
+        fail("train", "give --updates (reproducible) or --minutes")
     try:
         net = load_network(start) if start is not None else None
         if check is not None:
@@ -189,10 +191,15 @@ def run_ppo(cfg: TrainConfig, out: Path, *, updates: int | None, minutes: float 
         if checkpoints is not None:
             _writable(checkpoints / "log.jsonl")
     except (ValueError, OSError) as exc:
-        typer.echo(printable(f"error: {exc}"), err=True)
-        raise typer.Exit(2) from None
-    run(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every,
-        start=None if net is None else net.copy(), report=report or _report, make_trainer=make_trainer or Trainer)
+        fail("train", str(exc))
+    try:
+        run(cfg, out, updates=updates, minutes=minutes, checkpoints=checkpoints, every=every,
+            start=None if net is None else net.copy(), report=report or _report,
+            make_trainer=make_trainer or Trainer)
+    except KeyboardInterrupt:
+        kept = (f"the evaluations' checkpoints and log are in {checkpoints}" if checkpoints is not None
+                else "the network was not written (--checkpoints keeps one at every evaluation)")
+        interrupted("train", kept)
     typer.echo(f"wrote {out}")
 
 
@@ -213,7 +220,6 @@ def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path |
     then the network trained on them; its agreement with the search and its value error on the last tenth of
     the games (held out)."""
     from ..bots.neural import load_network
-    from ..codes import printable
     from ..learn.expert import ExpertData, collect, evaluate, fit, held_out
 
     loaded = None
@@ -231,29 +237,33 @@ def _expert(spec: str | None, out: Path, *, seed: int, seats: int, start: Path |
             if not len(loaded):
                 raise ValueError("the decision files hold no decisions")
     except (ValueError, OSError) as exc:
-        typer.echo(printable(f"error: {exc}"), err=True)
-        raise typer.Exit(2) from None
+        fail("train", str(exc))
     net = net.copy()  # the shipped or cached network stays as it is
-    if loaded is None:
-        against = "" if opponent is None else f" against {seats - 1} {opponent}"
-        typer.echo(f"playing {games} games of {spec} at {seats} seats{against} ...")
-        loaded = collect(str(spec), games, seats=seats, seed=seed, jobs=jobs, opponent=opponent)
-        if keep is not None:
-            loaded.save(str(keep))
-            typer.echo(f"wrote the {len(loaded):,} decisions to {keep}")
-    held = held_out(loaded)
-    train_on, test = loaded.subset(~held), loaded.subset(held)
-    if not len(test) or not len(train_on):
-        train_on = test = loaded
-    before = evaluate(net, test)
-    fit(net, train_on, epochs=epochs, seed=seed)
-    after = evaluate(net, test)
-    for name, b in before.items():
-        typer.echo(f"held-out {name:12s} {b:8.4f} -> {after[name]:8.4f}")
-    source = ({"spec": spec, "opponent": opponent, "games": games} if not saved
-              else {"data": [p.name for p in saved], "games": len(set(loaded.game.tolist()))})
-    net.meta.update({"expert": {**source, "epochs": epochs, "seed": seed, "decisions": int((~held).sum())}})
-    net.save(out)
+    kept = NOTHING_SAVED
+    try:
+        if loaded is None:
+            against = "" if opponent is None else f" against {seats - 1} {opponent}"
+            typer.echo(f"playing {games} games of {spec} at {seats} seats{against} ...")
+            loaded = collect(str(spec), games, seats=seats, seed=seed, jobs=jobs, opponent=opponent)
+            if keep is not None:
+                loaded.save(str(keep))
+                typer.echo(f"wrote the {len(loaded):,} decisions to {keep}")
+                kept = f"the games' decisions are in {keep} (train on them with --data)"
+        held = held_out(loaded)
+        train_on, test = loaded.subset(~held), loaded.subset(held)
+        if not len(test) or not len(train_on):
+            train_on = test = loaded
+        before = evaluate(net, test)
+        fit(net, train_on, epochs=epochs, seed=seed)
+        after = evaluate(net, test)
+        for name, b in before.items():
+            typer.echo(f"held-out {name:12s} {b:8.4f} -> {after[name]:8.4f}")
+        source = ({"spec": spec, "opponent": opponent, "games": games} if not saved
+                  else {"data": [p.name for p in saved], "games": len(set(loaded.game.tolist()))})
+        net.meta.update({"expert": {**source, "epochs": epochs, "seed": seed, "decisions": int((~held).sum())}})
+        net.save(out)
+    except KeyboardInterrupt:
+        interrupted("train", kept)
     typer.echo(f"wrote {out}")
 
 

@@ -12,6 +12,8 @@ from typing import Annotated
 
 import typer
 
+from .errors import interrupted, line
+
 __all__ = ["register", "warm"]
 
 
@@ -28,7 +30,10 @@ def _vector_tables() -> None:
 def warm(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing (errors still go to stderr).")] = False,
 ) -> None:
-    """Compile the bots', hints' and tools' kernels for this computer (about half a minute, once per install)."""
+    """Compile the bots', hints' and tools' kernels for this computer (about half a minute, once per install).
+
+    Exit status: 0 done; 1 a step failed (its kernels compile where they are first used); 130 interrupted.
+    """
     from ..jit import HAVE_NUMBA
     from ..jitcache import mark_warmed, use_cache_dir
     from ..preparing import preparing
@@ -56,10 +61,13 @@ def warm(
         try:
             with preparing(what, say=_silent):  # each step's line says it already: no second line
                 step()
+        except KeyboardInterrupt:
+            say("interrupted")
+            interrupted("warm", f"the kernels compiled so far are {kept}; minodice warm compiles the rest")
         except Exception as exc:  # the rest is still worth preparing; the step compiles again where it is used
             failed.append(what)
             say("failed")
-            typer.echo(f"minodice warm: {what}: {type(exc).__name__}: {exc}", err=True)
+            typer.echo(line("warm", f"{what}: {type(exc).__name__}: {exc}"), err=True)
             continue
         say(f"{time.perf_counter() - started:.1f} s")
     if failed:

@@ -240,6 +240,27 @@ def _tasks(record: Mapping[str, Any], seats: Sequence[int]) -> list[_Task]:
     return out
 
 
+def judge_refusal(spec: str) -> None:
+    """Refuse, before any work, a bot that cannot judge every decision: one that leaves no estimates
+    (`BotType.explains`) or, with these options, weighs only some choices (`BotType.weighs_all`); a spec it
+    cannot read is a BotSpecError."""
+    from ..bots import BUILTIN, BotSpec, parse_spec
+    from ..codes import quoted
+
+    parsed = parse_spec(spec)
+    if not isinstance(parsed, BotSpec):
+        raise ValueError("a judge is a built-in search bot (montecarlo, ismcts, neural+search, oracle), not a program")
+    kind = BUILTIN[parsed.name]
+    judges = ", ".join(name for name in BUILTIN if BUILTIN[name].explains)
+    if not kind.explains:
+        raise ValueError(f"{parsed.name} keeps no estimate of the choices it did not make, so it cannot judge "
+                         f"decisions: choose one of {judges}")
+    if not kind.weighs_all(parsed):
+        fixed = f"{spec.strip()}{',' if ':' in spec else ':'}prior=0"
+        raise ValueError(f"{quoted(spec.strip())} weighs only some of the choices (its network leaves out the moves "
+                         f"it finds implausible), so it cannot judge the others: give it prior=0 ({quoted(fixed, 80)})")
+
+
 def _judge(task: _Task, spec: str, seed: str) -> Decision:
     """Judge one decision (in a worker process with `jobs` > 1)."""
     legal = task.view.legal or ()
@@ -249,7 +270,11 @@ def _judge(task: _Task, spec: str, seed: str) -> Decision:
                         None, None, None, None, 0.0, 0.0, "forced", ())
     where = f"{seed}:{task.hand}:{task.trick}:{task.roll}:{task.seat}"
     expl: Explanation = explain(task.view, spec, seed=where)
-    made, best = expl.stat(task.made), expl.best()
+    weighed = [c for c in expl.choices if math.isfinite(c.mean)]
+    made = next((c for c in weighed if c.choice == task.made), None)
+    if made is None:  # a judge that weighs every choice never leaves one out (`judge_refusal`)
+        raise ValueError(f"{spec} did not weigh the choice made at hand {task.hand}: judge with montecarlo")
+    best = max(weighed, key=lambda c: c.mean)
     if made.choice == best.choice or made.mean >= best.mean:
         loss, loss_se = 0.0, 0.0
     else:
@@ -281,9 +306,8 @@ def analyze(
     """
     from .. import record as records
     from ..analysis.luck import face_luck  # the simulator, only when a game is analysed
-    from ..bots import make_bot
 
-    make_bot(spec).close()  # BotSpecError for a bad spec, before any work
+    judge_refusal(spec)  # BotSpecError for a bad spec, ValueError for a bot that cannot judge, before any work
     n = len(record.get("seats") or ())
     chosen = list(range(n)) if seats is None else list(seats)
     for s in chosen:

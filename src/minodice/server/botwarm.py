@@ -56,6 +56,6 @@ except Exception as exc:  # the workers will load what they need themselves
                 type(exc).__name__)
 # What the workers inherit goes to the collector's permanent generation: their collections then never
 # write to those objects' headers, so the pages stay shared (a worker held 48-55 MB of its own after four
-# tables of expert bots, 23-30 MB frozen: `benchmarks/bench_server.py` private_peak_kib, README).
+# tables of expert bots, 23-30 MB frozen: `benchmarks/bench_server.py` private_peak_kib, docs/performance.md).
 gc.collect()
 gc.freeze()

@@ -51,10 +51,11 @@ def run(
     """Start the server (blocks until interrupted); exit 2 with the reason when the database or its key will not do."""
     import uvicorn
 
-    from ..bots import BotSpecError, make_bot
+    from ..bots import make_bot
     from ..jitcache import warmed
     from ..preparing import preparing
     from ..review import DEFAULT_BOT
+    from ..review.analyze import judge_refusal
     from ..warm import prepare_hints
     from .app import create_app
 
@@ -62,8 +63,9 @@ def run(
     # and the bid hint's advisor (the bots' worker processes prepare theirs: `botwarm`).
     with preparing("the review bot and the bid hint", 10, say=typer.echo):
         try:
+            judge_refusal(review_bot or DEFAULT_BOT)  # a judge of every decision, before the server starts
             make_bot(review_bot or DEFAULT_BOT).close()
-        except BotSpecError as exc:
+        except ValueError as exc:  # BotSpecError is one
             typer.echo(f"--review-bot: {exc}", err=True)
             raise typer.Exit(2) from None
         if not warmed():

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import jsontext
 from ..dice import MAX_SEATS, MIN_SEATS, hands_for
 from ..rules import GRIFFIN_BONUS, MERMAID_BONUS, RULE_OPTIONS, Rules, hand_score, max_griffin_bonuses, places
 from .refusal import Refusal, rules_or_refusal
@@ -312,8 +313,8 @@ class ScoreSheet:
     def from_json(cls, text: str | bytes) -> ScoreSheet:
         """A sheet from the text `to_json` wrote; broken or tampered text is a SheetError."""
         try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            data = jsontext.parse(text)  # the records' strict reader: no repeated key, NaN, BOM, deep nesting
+        except jsontext.JSONTextError as exc:
             raise SheetError("not_json", {"error": str(exc)}) from None
         return cls.from_dict(data)
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import shlex
 import signal
 import sys
 import threading
@@ -38,6 +37,7 @@ from ..rules import Rules
 from ..warm import prepare_bots, prepare_seconds
 from . import prompts
 from .render import Screen
+from .runnable import Runnable
 from .streams import KEY as STREAMS
 from .streams import State, Streams
 
@@ -67,6 +67,8 @@ class PlaySettings:
     trust_bots: bool = False
     #: The level (`bots.levels`) that chose the bots, if one did: their seats are named after it.
     level: str | None = None
+    #: How the person runs minodice: the resume and verify lines the game prints are written so.
+    runnable: Runnable = field(default_factory=Runnable)
 
 
 class SetupError(Exception):
@@ -86,7 +88,8 @@ def run(
 ) -> int:
     """Play one game in the terminal; return the exit code (0 done or left, 2 bad setup, 130 Ctrl-C).
 
-    `console`, `ask` (prompt → typed line; raises EOFError at end of input)
+    A setup that cannot be is one line on stderr, `minodice play: why`; Ctrl-C saves the game and says
+    where and how to resume it. `console`, `ask` (prompt → typed line; raises EOFError at end of input)
     and `delay` (seconds before each bot roll) are for tests and embedding.
     """
     errors = console or Console(stderr=True, highlight=False)
@@ -97,9 +100,10 @@ def run(
     try:
         session = Session.create(settings, console, ask, _delay() if delay is None else delay)
     except SetupError as exc:
-        errors.print(f"[bold red]error:[/] {escape(printable(str(exc)))}", soft_wrap=True)
+        errors.print(escape(printable(f"minodice play: {exc}")), soft_wrap=True)
         return EXIT_SETUP
     except KeyboardInterrupt:
+        errors.print("minodice play: interrupted while setting up the game; nothing was saved", soft_wrap=True)
         return EXIT_INTERRUPT
     try:
         return session.play()
@@ -140,6 +144,7 @@ class Session:
         *,
         continued: bool = False,
         unmoved: dict[int, State | None] | None = None,
+        runnable: Runnable | None = None,
     ) -> None:
         self.game = game
         self.me = me
@@ -151,6 +156,7 @@ class Session:
         self.save_path = save
         self.resumed = resumed
         self.continued = continued  # resumed with the saved random streams: the game goes on unchanged
+        self.runnable = runnable or Runnable()  # how the lines printed to run next are written
         # each bot's random state as it was made: a stream that has not moved is not saved
         self.unmoved = unmoved if unmoved is not None else {s: _rng_state(b) for s, b in bots.items()}
         self.screen = Screen(console, game.names, me, game.rules, game.hands)
@@ -191,7 +197,8 @@ class Session:
                 _restore_bots(bots, resumed)
             session = cls(game, me, {s: b for s, (_spec, b) in bots.items()}, specs, seed, console,
                           ask, delay, save, settings.resume,
-                          continued=resumed is not None and resumed.continued, unmoved=unmoved)
+                          continued=resumed is not None and resumed.continued, unmoved=unmoved,
+                          runnable=settings.runnable)
             session.checkpoint()
             if save is not None and session._save_failed:
                 raise SetupError(f"cannot write the save file {save}")
@@ -245,7 +252,7 @@ class Session:
         self.console.print()
         if self.save_path is not None:
             self.console.print(f"[dim]The game record is saved in {escape(str(self.save_path))} "
-                               f"(check it with: minodice verify {escape(_quote(self.save_path))}).[/]",
+                               f"(check it with: {escape(self.runnable.command('verify', self.save_path))}).[/]",
                                soft_wrap=True)
         with contextlib.suppress(EOFError, KeyboardInterrupt):
             self.after_game()
@@ -417,7 +424,7 @@ class Session:
             pass
 
     def _how_to_resume(self, path: Path) -> None:
-        self.console.print(f"Resume it with: [bold]minodice play --resume {escape(_quote(path))}[/]",
+        self.console.print(f"Resume it with: [bold]{escape(self.runnable.play('--resume', path))}[/]",
                            soft_wrap=True)
 
     # --- helpers ------------------------------------------------------------------------
@@ -457,10 +464,6 @@ class ShowBeforeDeal:
 
 
 # --- setup helpers ------------------------------------------------------------------------
-
-
-def _quote(path: Path) -> str:
-    return shlex.quote(str(path))
 
 
 def _close(bot: Bot) -> None:
