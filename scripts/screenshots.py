@@ -1,4 +1,4 @@
-"""Refresh the README's pictures of the web client: every screen, in headless Chromium.
+"""Refresh the web client's pictures (docs/screenshots/, in the README and the docs): every screen, in headless Chromium.
 
     make screenshots                      # writes docs/screenshots/*.png
     .venv/bin/python scripts/screenshots.py OUT_DIR [--chromium PATH]
