@@ -11,14 +11,15 @@ from types import ModuleType
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
-def script(name: str) -> Path:
-    """The path of `benchmarks/NAME.py`."""
-    return BENCHMARKS / f"{name}.py"
+def script(name: str, folder: Path = BENCHMARKS) -> Path:
+    """The path of `benchmarks/NAME.py` (or of NAME.py in another folder of scripts)."""
+    return folder / f"{name}.py"
 
 
-def load(name: str) -> ModuleType:
-    """`benchmarks/NAME.py` as a module, registered under NAME (its dataclasses look their module up there)."""
-    spec = importlib.util.spec_from_file_location(name, script(name))
+def load(name: str, folder: Path = BENCHMARKS) -> ModuleType:
+    """`benchmarks/NAME.py` (or NAME.py in `folder`) as a module, registered under NAME (its dataclasses look
+    their module up there)."""
+    spec = importlib.util.spec_from_file_location(name, script(name, folder))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

@@ -25,9 +25,10 @@ from minodice.bots.neural import NeuralBot, load_network, shipped_weights
 from minodice.bots.runner import Match
 from minodice.dice import MAX_SEATS, MIN_SEATS
 from minodice.encoding import MAX_HANDS, encode, layout, offsets
-from minodice.game import Bid, Game, Roll
+from minodice.game import Game
 from minodice.learn import TrainConfig, Trainer, evaluate_vs_greedy
 from minodice.learn.ppo import Batch, gradients
+from network_positions import roll_the_network_narrows
 
 SMALL = TrainConfig(seed=3, hidden=(32, 32), selfplay_envs=32, greedy_envs=16, steps=48, minibatch=512)
 
@@ -278,25 +279,6 @@ def test_neural_search_searches_only_the_moves_the_network_finds_plausible() -> 
         make_bot("neural+search:prior=2")
 
 
-def _roll_the_network_narrows(seed: int = 3) -> tuple[Game, list]:
-    """A game (greedy everywhere) stopped where seat 0 must roll and the network rules out some legal dice."""
-    from minodice.bots.greedy import GreedyBot
-    from minodice.bots.neural import NeuralSearchBot
-
-    narrowing = NeuralSearchBot(random.Random(0), prior=0.1)
-    greedy = GreedyBot(random.Random(seed))
-    game = Game(4, seed=seed)
-    while not game.over:
-        seat = game.to_act()[0]
-        view = game.observe(seat)
-        if seat == 0 and len(view.legal_dice) > 2:
-            allowed = narrowing.plausible(view).legal or ()
-            if len(allowed) < len(view.legal_dice):
-                return game, list(allowed)
-        game.apply(Bid(seat, greedy.bid(view)) if view.legal_bids else Roll(seat, greedy.roll(view)))
-    raise AssertionError("no roll position where the network narrows the dice")
-
-
 @pytest.mark.parametrize("guide", ["both", "bids", "rolls"])
 def test_neural_search_guide_chooses_the_decisions_the_network_narrows(guide: str) -> None:
     from minodice.bots.neural import NeuralSearchBot
@@ -310,7 +292,7 @@ def test_neural_search_guide_chooses_the_decisions_the_network_narrows(guide: st
     searched_bids = {c.choice for c in bot.last_explanation.choices}
     narrowed_bids = set(bot.plausible(bid_view).legal or ())
     assert searched_bids == (set(bid_view.legal_bids) if guide == "rolls" else narrowed_bids)
-    game, allowed = _roll_the_network_narrows()
+    game, allowed = roll_the_network_narrows()
     view = game.observe(0)
     bot.roll(view)
     assert bot.last_explanation is not None
@@ -340,7 +322,7 @@ def test_neural_search_can_play_its_playouts_with_its_network(policy: str) -> No
     assert expl is not None and f"policy={policy}" in expl.note
     assert [c.choice for c in expl.choices] == list(bid_view.legal_bids)  # prior 0: every bid searched
     assert all(c.n == 32 for c in expl.choices)  # 8 determinizations of 4 playouts each
-    game, _ = _roll_the_network_narrows()  # a roll with several legal dice (prior 0 searches them all)
+    game, _ = roll_the_network_narrows()  # a roll with several legal dice (prior 0 searches them all)
     view = game.observe(0)
     assert bot.roll(view) in view.legal_dice
     assert bot.last_explanation is not None
@@ -365,7 +347,7 @@ def test_neural_search_bid_policy_bids_as_montecarlo_and_rolls_as_the_value_sear
     a, b = split.last_explanation, montecarlo.last_explanation
     assert a is not None and b is not None and "greedy playouts" in a.note
     assert [(c.choice, c.mean, c.n) for c in a.choices] == [(c.choice, c.mean, c.n) for c in b.choices]
-    game, _ = _roll_the_network_narrows()
+    game, _ = roll_the_network_narrows()
     view = game.observe(0)
     assert split.roll(view) in view.legal_dice
     assert split.last_explanation is not None and "policy=value" in split.last_explanation.note
@@ -380,7 +362,7 @@ def test_neural_search_bid_policy_judges_bids_by_the_network_while_greedy_playou
     assert bot.bid(bid_view) in bid_view.legal_bids
     assert bot.last_explanation is not None and "policy=value" in bot.last_explanation.note
     assert all(c.n == 512 for c in bot.last_explanation.choices)
-    game, _ = _roll_the_network_narrows()
+    game, _ = roll_the_network_narrows()
     view = game.observe(0)
     assert bot.roll(view) in view.legal_dice
     assert bot.last_explanation is not None and "network" not in bot.last_explanation.note

@@ -4,7 +4,6 @@ are refused in words where they cannot act; `python -m research.lab` runs minodi
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -15,31 +14,15 @@ import research.lab
 from research.lab.search import LabSearchBot
 
 from minodice.bots import BUILTIN, BotSpec, BotSpecError, make_bot, parse_spec
-from minodice.bots.greedy import GreedyBot
-from minodice.bots.neural import NeuralBot, NeuralSearchBot
+from minodice.bots.neural import NeuralBot
 from minodice.encoding import DICE, NUM_BIDS
-from minodice.game import Bid, Game, Roll
+from minodice.game import Game
+from network_positions import roll_the_network_narrows
 
 ROOT = Path(__file__).resolve().parents[2]
 LAB = research.lab.LAB_SEARCH
 MC = "research/data/expert-mc-4seats.npz"  # the network that imitates montecarlo
 STEP1 = "src/minodice/bots/weights/expert-4.npz"
-
-
-def _roll_the_network_narrows(seed: int = 3) -> tuple[Game, list]:
-    """A game (greedy everywhere) stopped where seat 0 must roll and the network rules out some legal dice."""
-    narrowing = NeuralSearchBot(random.Random(0), prior=0.1)
-    greedy = GreedyBot(random.Random(seed))
-    game = Game(4, seed=seed)
-    while not game.over:
-        seat = game.to_act()[0]
-        view = game.observe(seat)
-        if seat == 0 and len(view.legal_dice) > 2:
-            allowed = narrowing.plausible(view).legal or ()
-            if len(allowed) < len(view.legal_dice):
-                return game, list(allowed)
-        game.apply(Bid(seat, greedy.bid(view)) if view.legal_bids else Roll(seat, greedy.roll(view)))
-    raise AssertionError("no roll position where the network narrows the dice")
 
 
 def test_importing_the_lab_registers_its_bot_and_the_product_alone_refuses_its_options() -> None:
@@ -110,7 +93,7 @@ def test_the_playouts_can_lend_a_part_to_another_network(option: str, policy: st
     spec = f"{LAB}:policy={policy},prior=0,sims=32,bid_sims=32"
     plain, modelled = make_bot(spec, seed=4), make_bot(f"{spec},{option}={MC}", seed=4)
     assert f"{option}={MC}" in modelled.describe() and make_bot(modelled.describe()).describe() == modelled.describe()
-    game, _ = _roll_the_network_narrows()
+    game, _ = roll_the_network_narrows()
     view = game.observe(0)
     assert modelled.roll(view) in view.legal_dice and plain.roll(view) in view.legal_dice
     a, b = plain.last_explanation, modelled.last_explanation
@@ -125,7 +108,7 @@ def test_without_its_options_the_lab_bot_plays_as_neural_search() -> None:
     """The same seed, the same estimates and moves: the lab's hooks change nothing left at their defaults."""
     options = "policy=value,bid_policy=network-all,prior=0,sims=16,bid_sims=16"
     lab, product = make_bot(f"{LAB}:{options}", seed=5), make_bot(f"neural+search:{options}", seed=5)
-    game, _ = _roll_the_network_narrows()
+    game, _ = roll_the_network_narrows()
     bid_view, view = Game(4, seed=8).observe(0), game.observe(0)
     assert lab.bid(bid_view) == product.bid(bid_view) and lab.roll(view) == product.roll(view)
     assert [c.mean for c in lab.last_explanation.choices] == [c.mean for c in product.last_explanation.choices]
@@ -142,7 +125,7 @@ def test_trust_weighs_the_networks_choice_against_the_estimates() -> None:
     """trust=T: a move scores its estimate + T x the network's logit, so a large T plays the network's likeliest
     searched move and 0 (the default) the best estimate."""
     spec = f"{LAB}:policy=value,prior=0,sims=32,bid_sims=32"
-    game, _ = _roll_the_network_narrows()
+    game, _ = roll_the_network_narrows()
     view = game.observe(0)
     mask, logits, _ = NeuralBot().scores(view)
     likeliest = DICE[int(np.where(mask, logits, -np.inf).argmax()) - NUM_BIDS]
@@ -159,7 +142,7 @@ def test_trust_weighs_the_networks_choice_against_the_estimates() -> None:
 
 def test_a_judge_that_is_its_own_network_judges_as_without_it() -> None:
     spec = f"{LAB}:policy=value,prior=0,sims=32,bid_sims=32,weights={STEP1}"
-    game, _ = _roll_the_network_narrows()
+    game, _ = roll_the_network_narrows()
     view = game.observe(0)
     itself, same = make_bot(f"{spec},judge={STEP1}", seed=4), make_bot(spec, seed=4)
     assert itself.roll(view) == same.roll(view)  # its own network as the judge: the same estimates

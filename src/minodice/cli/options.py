@@ -139,15 +139,17 @@ class Finite(_ParamType):
         try:
             number = float(text) if len(text) <= 40 else math.nan
         except ValueError:
-            self.fail(f"{_cut(text)} is not a number: give {self.accepts}", param, ctx)
+            self.fail(f"{cut(text)} is not a number: give {self.accepts}", param, ctx)
         if not math.isfinite(number) or not self._inside(number):
-            self.fail(f"{_cut(text)} is not {self.accepts}", param, ctx)
+            self.fail(f"{cut(text)} is not {self.accepts}", param, ctx)
         return number
 
     def _inside(self, number: float) -> bool:
         return (self.low is None or number >= self.low) and (self.high is None or number <= self.high)
 
 
-def _cut(text: str, most: int = 40) -> str:
-    """`text` quoted as an error echoes it: cut after `most` characters, with its length."""
-    return repr(text) if len(text) <= most else f"{text[:most]!r}… ({len(text):,} characters)"
+def cut(text: str, most: int = 40, *, quote: bool = True) -> str:
+    """`text` as an error echoes it (quoted, or bare with `quote` false): cut after `most` characters, with its
+    length, so that a pasted paragraph makes a one-line error."""
+    shown = repr if quote else str
+    return shown(text) if len(text) <= most else f"{shown(text[:most])}… ({len(text):,} characters)"

@@ -11,7 +11,7 @@ from ..analysis import OPPONENT_POLICIES
 from ..dice import Die
 from ..table.referee import RefereeError, parse_held, parse_roll, referee
 from ..table.refusal import rules_or_refusal
-from .options import DEFAULT_VALUES, Finite, choice_help, fail, split_list
+from .options import DEFAULT_VALUES, Finite, choice_help, cut, fail, split_list
 
 __all__ = ["advise_command", "register", "trick_command"]
 
@@ -111,12 +111,6 @@ def register(app: typer.Typer) -> None:
     app.command(name="trick")(trick_command)
 
 
-def _cut(text: str, most: int = 20) -> str:
-    """`text` as a refusal echoes it: cut after `most` characters, with its length, so that a pasted
-    paragraph makes a one-line error."""
-    return text if len(text) <= most else f"{text[:most]}… ({len(text):,} characters)"
-
-
 def _holdings(items: list[str], rolls: int) -> dict[int, list[Die]]:
     """`--held N:DICE` options → held dice by roll index (from 0)."""
     out = {}
@@ -124,8 +118,8 @@ def _holdings(items: list[str], rolls: int) -> dict[int, list[Die]]:
         number, sep, dice = item.partition(":")
         number = number.strip()
         if not sep or not number.isascii() or not number.isdigit():
-            raise RefereeError("held_by_number", {"rolls": rolls, "key": _cut(number if sep else item)})
+            raise RefereeError("held_by_number", {"rolls": rolls, "key": cut(number if sep else item, 20, quote=False)})
         if len(number) > 2:  # no trick has 100 rolls (and int() would refuse 4,300 digits)
-            raise RefereeError("held_roll_unknown", {"roll": _cut(number), "rolls": rolls})
+            raise RefereeError("held_roll_unknown", {"roll": cut(number, 20, quote=False), "rolls": rolls})
         out[int(number) - 1] = parse_held(dice)
     return out
