@@ -5,8 +5,8 @@
 
 Starts its own `minodice serve` on a free port with a temporary database, plays a 4-seat game
 (Ana in the browser, three bots) and captures: home (create form), lobby (waiting for a
-friend), bidding (with the hint), rolling (a trick on the table), end of trick, end of hand
-(with the score sheet), the podium, the game's replay (with an analysis of Ana's decisions when
+friend), bidding (with the hint), rolling (a trick on the table), end of trick, a hand's
+summary, end of hand (with the score sheet), the podium, the game's replay (with an analysis of Ana's decisions when
 `minodice.review` is there) on a laptop and a phone, a 6-seat table on a phone, and the
 score-sheet page.
 Not a test: the tests write their pictures to a temporary folder and never touch docs/.
@@ -47,7 +47,9 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         minodice = Path(sys.executable).parent / "minodice"
         args = [str(minodice), "serve", "--port", str(self.port), "--db", f"sqlite:///{tmp / 'shots.db'}",
-                "--bot-delay", str(bot_delay), "--turn-timeout", "600"]
+                "--bot-delay", str(bot_delay), "--turn-timeout", "600",
+                # Short pauses: long enough to catch a trick's result and a hand's summary.
+                "--trick-pause", "0.6", "--hand-pause", "2"]
         self.proc = subprocess.Popen(args, stdout=(tmp / "server.log").open("w"), stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while True:
@@ -79,19 +81,25 @@ def shot(page: Page, out: Path, name: str) -> None:
 
 def play_and_capture(page: Page, out: Path) -> None:
     """Ana plays her seat until the podium, capturing each kind of moment once."""
-    wanted = ["bidding", "rolling", "end-of-trick", "end-of-hand"]
+    wanted = ["bidding", "rolling", "end-of-trick", "hand-summary", "end-of-hand"]
     deadline = time.monotonic() + 240
     while page.locator("#screen-podium").is_hidden():
         if time.monotonic() > deadline:
             raise SystemExit("the game did not reach the podium in time")
         hand = page.locator("#hand-info").text_content() or ""
+        summary = page.locator("#hand-summary")
+        if "hand-summary" in wanted and summary.count() and int(summary.get_attribute("data-hand") or 0) >= 3:
+            page.wait_for_timeout(400)  # its entrance is over
+            shot(page, out, "hand-summary")
+            wanted.remove("hand-summary")
         if page.locator("#bid-pad").is_visible():
             if "bidding" in wanted and page.locator("#hint-button").is_visible():
                 page.click("#hint-button")
                 page.wait_for_selector("#hint-box:not([hidden])")
                 shot(page, out, "bidding")
                 wanted.remove("bidding")
-            elif "end-of-hand" in wanted and not hand.startswith("Hand 1 "):
+            elif "end-of-hand" in wanted and "hand-summary" not in wanted:
+                page.keyboard.press("Escape")  # the hand's summary: the sheet says it too
                 page.keyboard.press("s")
                 page.wait_for_selector("#sheet:not([hidden])")
                 shot(page, out, "end-of-hand")

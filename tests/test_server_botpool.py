@@ -223,8 +223,8 @@ def test_at_a_server_instant_bots_decide_on_the_event_loop_and_searching_bots_in
     monkeypatch.setattr(botpool, "decide", watched)
 
     async def scenario() -> None:
-        m = TableManager(Settings(db=f"sqlite:///{tmp_path / 'instant.db'}", bot_delay=0, sweep_seconds=3600,
-                                  workers=1))
+        m = TableManager(Settings(db=f"sqlite:///{tmp_path / 'instant.db'}", bot_delay=0, trick_pause=0,
+                                  hand_pause=0, sweep_seconds=3600, workers=1))
         await m.startup()
         try:
             table, _host, _seat, _token = await m.create(3, [None, "greedy", "hard"], {}, "Ana")

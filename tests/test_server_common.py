@@ -47,7 +47,8 @@ class ServerProcess:
         self.db = db
         self.port = port or free_port()
         self.log = log
-        self.options = {"bot_delay": 0, "turn_timeout": 60, **options}
+        # No pauses unless a test asks: a trick's result and a hand's summary hold the bots for a person's eyes.
+        self.options = {"bot_delay": 0, "turn_timeout": 60, "trick_pause": 0, "hand_pause": 0, **options}
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -119,13 +120,13 @@ def server_fixtures(name: str, **options: Any) -> tuple[Any, Any]:
 
 
 def make_table(
-    http: httpx.Client, seats: int, bots: list[str | None], names: list[str], **rules: str
+    http: httpx.Client, seats: int, bots: list[str | None], names: list[str], clock: str = "off", **rules: str
 ) -> dict[str, Any]:
-    """Create a table, seat the named people in its human seats, start it.
+    """Create a table (with a move clock of that speed), seat the named people in its human seats.
 
     Returns {"code", "host", "tokens": {seat: token}}.
     """
-    r = http.post("/api/tables", json={"seats": seats, "bots": bots, "rules": rules, "name": names[0]})
+    r = http.post("/api/tables", json={"seats": seats, "bots": bots, "rules": rules, "name": names[0], "clock": clock})
     assert r.status_code == 201, r.text
     body = r.json()
     code, host = body["table"]["code"], body["host_token"]

@@ -5,7 +5,9 @@ real server; then EVERY frame each client received is scanned: die names may
 appear only where the seat may see them (its own dice, its legal choices, the
 rolls on the table), other seats' drawn dice must be null, bids must stay
 hidden until all are in, and a seat's view must hold exactly its own unrolled
-dice. The in-progress record download, the hints and the server's log are checked too.
+dice. The in-progress record download, the hints and the server's log are checked too, and every
+TABLE carries only the fields listed here (the move clocks' and the rematch's among them: numbers
+and flags, never a die or a bid); one game is played with move clocks so short they run out.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ DIE_NAMES = {d.value for d in Die}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     tmp: Path = tmp_path_factory.mktemp("hidden")
-    srv = ServerProcess(f"sqlite:///{tmp / 'hidden.db'}", tmp / "server.log").start()
+    # Move clocks 100 times faster: a `fast` decision has 0.15 s free and a bank of 0.45 s.
+    srv = ServerProcess(f"sqlite:///{tmp / 'hidden.db'}", tmp / "server.log", clock_scale=0.01).start()
     yield srv
     srv.stop()
 
@@ -63,11 +66,33 @@ ALLOWED = [
 ]
 
 
+#: Every field a TABLE carries, and each of its players: a new one is checked here before it is sent.
+TABLE_FIELDS = {"code", "status", "seats", "rules", "hints", "clock", "level", "players", "host_seat", "hand", "hands",
+                "to_act", "rematch", "rematch_started", "rematch_of", "created", "updated"}
+PLAYER_FIELDS = {"seat", "name", "kind", "bot", "person", "auto_name", "connected", "autoplay", "muted", "autoplay_in",
+                 "bank", "clock_in", "out_of_time", "ready"}
+
+
+def check_table(table: dict[str, Any]) -> None:
+    """A TABLE holds its listed fields only; the clocks' are numbers (or null) and flags."""
+    assert set(table) == TABLE_FIELDS, set(table) ^ TABLE_FIELDS
+    assert table["clock"] is None or set(table["clock"]) == {"speed", "move", "bank"}
+    for p in table["players"]:
+        assert set(p) == PLAYER_FIELDS, set(p) ^ PLAYER_FIELDS
+        for key in ("bank", "clock_in", "autoplay_in"):
+            assert p[key] is None or isinstance(p[key], (int, float)), (key, p[key])
+        assert isinstance(p["out_of_time"], bool) and isinstance(p["ready"], bool)
+
+
 def check_frames(player: Player, truth: dict[str, Any]) -> int:
     """Scan every frame a client received; the number of frames checked."""
     own = player.seat
     for msg in player.received:
-        assert msg["type"] in ("welcome", "state", "table", "pong", "rematch", "chat_history", "chat"), msg
+        assert msg["type"] in ("welcome", "state", "table", "pong", "rematch", "chat_history", "chat", "error"), msg
+        if msg["type"] == "error":  # a move its clock's bot had made first: refused, and naming no die
+            assert msg["code"] in ("not_your_turn", "already_bid", "wrong_phase"), msg
+        if "table" in msg:
+            check_table(msg["table"])
         for path, _name in die_strings(msg):
             m = next((re.match(p, path) for p in ALLOWED if re.match(p, path)), None)
             assert m is not None, f"seat {own} was sent a die at {path} in {msg['type']}"
@@ -126,22 +151,25 @@ def check_trick_fields(view: dict[str, Any], events: list[dict[str, Any]]) -> No
 
 
 @pytest.mark.parametrize(
-    ("seats", "bots", "names"),
+    ("seats", "bots", "names", "clock"),
     [
-        (3, [None, None, None], ["Ana", "Bo", "Cy"]),
-        (4, [None, "greedy", None, "random"], ["Ana", "Bo"]),
-        (5, [None, "greedy", None, "greedy", None], ["Ana", "Bo", "Cy"]),
-        (6, [None, "random", "greedy", None, "random", "greedy"], ["Ana", "Bo"]),
+        (3, [None, None, None], ["Ana", "Bo", "Cy"], "off"),
+        (4, [None, "greedy", None, "random"], ["Ana", "Bo"], "off"),
+        (5, [None, "greedy", None, "greedy", None], ["Ana", "Bo", "Cy"], "off"),
+        (6, [None, "random", "greedy", None, "random", "greedy"], ["Ana", "Bo"], "off"),
+        (4, [None, None, "easy", None], ["Ana", "Bo", "Cy"], "fast"),  # clocks run out: the level's bot moves
     ],
 )
 def test_no_hidden_information_reaches_another_seat(
-    server: ServerProcess, seats: int, bots: list, names: list[str]
+    server: ServerProcess, seats: int, bots: list, names: list[str], clock: str
 ) -> None:
     with server.api() as http:
-        t = make_table(http, seats, bots, names)
+        t = make_table(http, seats, bots, names, clock=clock)
         code = t["code"]
         start(http, code, t["host"])
         players = [Player(server.ws_base, code, tok) for tok in t["tokens"].values()]
+        if clock != "off":  # the last person never moves: their clock runs out every time
+            players[-1] = Idle(server.ws_base, code, list(t["tokens"].values())[-1])
         spectators = [Player(server.ws_base, code, None)]
         # mid-game: each seat's record hides the others' unrolled dice and early bids
         play_out(players, stop=lambda: players[0].state["view"]["hand"] >= 3 and "legal" in players[0].state["view"])
@@ -176,8 +204,20 @@ def test_no_hidden_information_reaches_another_seat(
         assert record.check(truth) is None
         checked = sum(check_frames(p, truth) for p in players + spectators)
         assert checked > 100
+        if clock != "off":
+            idle = players[-1].seat
+            tables = [m["table"] for m in spectators[0].received if "table" in m]
+            assert any(tb["players"][idle]["out_of_time"] for tb in tables)
+            assert all(tb["players"][idle]["kind"] == "human" for tb in tables)
         for p in players + spectators:
             p.close()
+
+
+class Idle(Player):
+    """A person who never moves (the level's bot makes each of their decisions when their clock runs out)."""
+
+    def act(self) -> dict[str, Any] | None:
+        return None
 
 
 def test_the_log_names_no_dice(server: ServerProcess) -> None:

@@ -69,7 +69,7 @@ def test_every_key_the_client_uses_is_translated():
     for attr in re.findall(r'data-i18n-attr="([^"]+)"', html):
         used |= {pair.split(":", 1)[1].strip() for pair in attr.split(";") if ":" in pair}
     for js in (STATIC / "js").glob("*.js"):
-        used |= set(re.findall(r'\bt\(\s*"([^"]+)"', js.read_text(encoding="utf-8")))
+        used |= set(re.findall(r'\btn?\(\s*"([^"]+)"', js.read_text(encoding="utf-8")))  # t(), and tn() of bidi.js
     missing = sorted(k for k in used if k not in en)
     assert not missing, f"keys used but not in en.json: {missing}"
     # Keys built at run time: every die, face, bot and rule option.
@@ -153,6 +153,8 @@ def server(tmp_path_factory):
         cmd += ["--bot-delay", "0"]
     if "--turn-timeout" in help_text:
         cmd += ["--turn-timeout", "600"]
+    if "--trick-pause" in help_text:  # the pace is measured in test_web_pace.py; here the game is played through
+        cmd += ["--trick-pause", "0", "--hand-pause", "0"]
     log = (db.parent / "server.log").open("w")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "NO_COLOR": "1"})
     base = f"http://127.0.0.1:{port}"
@@ -342,12 +344,15 @@ def test_two_browsers_and_two_bots_play_to_the_podium(server, browser):
     assert rec.check(record) is None
     assert [s["name"] if isinstance(s, dict) else s for s in record["seats"]][:2] == ["Ana", "Bo"]
 
-    # Rematch: Ana asks, Bo is told and follows; same seats, a new table, straight into play.
+    # Rematch: Ana is ready, and waits for Bo (still on the podium, not marked away); Bo is asked and
+    # says ready too; same seats, a new table, straight into play for both.
     old_code = ana.locator("#lobby-code").text_content()
     ana.click("#rematch-btn")
-    ana.wait_for_selector("#screen-game:not([hidden])")
-    bo.wait_for_function("document.getElementById('rematch-status').textContent.includes('rematch')", timeout=10_000)
+    ana.wait_for_function("document.getElementById('rematch-status').textContent.includes('Waiting for Bo')")
+    bo.wait_for_function("document.getElementById('rematch-status').textContent.includes('ready for a rematch')")
+    assert ana.locator("#screen-podium").is_visible() and "away" not in (bo.locator("#podium").text_content() or "")
     bo.click("#rematch-btn")
+    ana.wait_for_selector("#screen-game:not([hidden])")
     bo.wait_for_selector("#screen-game:not([hidden])")
     assert "Bo (you)" in bo.locator("#players .player.me").text_content()
     assert "#table=" + old_code not in ana.url

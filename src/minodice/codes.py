@@ -78,6 +78,8 @@ SERVER_ERRORS: dict[str, str] = {
     "cheating_bot": "that bot cheats (it sees every seat's dice): it plays only in tournaments and at the terminal",
     "bad_bots": "'bots' needs one entry per seat ({seats}), got {got}",
     "bad_rules": "those rule options are not valid",
+    "bad_clock": "that is not a move clock: choose off, relaxed, normal or fast",
+    "bad_level": "that is not a bots' level: choose easy, medium, hard or expert",
     "bad_seat": "this table has no such seat",
     "seat_taken": "that seat is taken",
     "table_full": "every seat at this table is taken",

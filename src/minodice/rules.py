@@ -423,6 +423,15 @@ def hand_start_reason(rules: Rules) -> Reason:
 # --- scoring ---------------------------------------------------------------------------
 
 
+def bid_made(bid: int, won: int) -> bool:
+    """Whether a bid is made: exactly as many tricks won as bid (a zero bid is made by winning none).
+
+    >>> bid_made(2, 2), bid_made(0, 0), bid_made(1, 2)
+    (True, True, False)
+    """
+    return won == bid
+
+
 def hand_score(bid: int, won: int, dice: int, bonus: int, rules: Rules) -> int:
     """Points for one seat for one hand of `dice` dice (docs/rules.md, "Scoring").
 
@@ -432,10 +441,10 @@ def hand_score(bid: int, won: int, dice: int, bonus: int, rules: Rules) -> int:
     if rules.scoring == "landlubber":
         if bid == 0:
             return 10 * dice if won == 0 else -10 * dice
-        return 20 * bid if won == bid else 0
+        return 20 * bid if bid_made(bid, won) else 0
     if bid == 0:
         return 10 * dice if won == 0 else -10 * dice
-    if won == bid:
+    if bid_made(bid, won):
         return 20 * bid + bonus
     return -10 * abs(won - bid)
 

@@ -25,6 +25,18 @@ def serve(
         float, typer.Option(help="Seconds from a bot's turn to its move, however long it thought.",
                             click_type=Finite(0))
     ] = 0.8,
+    trick_pause: Annotated[
+        float, typer.Option(help="Seconds a trick's result stays before the next bot rolls (and a move clock starts).",
+                            click_type=Finite(0))
+    ] = 1.5,
+    hand_pause: Annotated[
+        float, typer.Option(help="Seconds more after a hand's last trick, for its summary, before the bots bid.",
+                            click_type=Finite(0))
+    ] = 4.0,
+    clock_scale: Annotated[
+        float, typer.Option(help="Multiply the move clocks' seconds (relaxed, normal, fast) by this: 0.5 halves them.",
+                            click_type=Finite(0.001))
+    ] = 1.0,
     idle_minutes: Annotated[
         float, typer.Option(help="Minutes before a table nobody watches expires.", click_type=Finite(0))
     ] = 120.0,
@@ -55,8 +67,8 @@ def serve(
         url = database_url(db)
     except ValueError as exc:
         fail("serve", str(exc))
-    run(host=host, port=port, db=url, turn_timeout=turn_timeout, bot_delay=bot_delay,
-        idle_minutes=idle_minutes, workers=workers, secret_file=secret_file, review_bot=review_bot)
+    run(host=host, port=port, db=url, turn_timeout=turn_timeout, bot_delay=bot_delay, trick_pause=trick_pause,
+        hand_pause=hand_pause, clock_scale=clock_scale, idle_minutes=idle_minutes, workers=workers, secret_file=secret_file, review_bot=review_bot)
 
 
 def register(app: typer.Typer) -> None:

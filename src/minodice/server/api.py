@@ -22,6 +22,7 @@ from ..dice import BAG_COUNTS, MAX_SEATS, MIN_SEATS, Die, Face
 from ..rules import RULE_OPTIONS, places
 from . import chat
 from . import protocol as P
+from .clocks import CLOCKS, find_clock
 from .hints import hint_kind
 from .manager import TableManager
 from .tables import Refused, Table, check_bot
@@ -73,6 +74,10 @@ async def options(request: Request) -> dict[str, Any]:
         "faces": [f.value for f in Face],
         "turn_timeout": s.turn_timeout,
         "bot_delay": s.bot_delay,
+        "trick_pause": s.trick_pause,
+        "hand_pause": s.hand_pause,
+        "clocks": [{"speed": name, "move": c.move if c else None, "bank": c.bank if c else None}
+                   for name in CLOCKS for c in [find_clock(name, s.clock_scale)]],
         "chat": {"reactions": [{"reaction": r, "name": n} for r, n in chat.REACTIONS.items()],
                  "max_length": chat.TEXT_MAX},
     }
@@ -88,7 +93,8 @@ def dice_table() -> list[dict[str, Any]]:
 
 @router.post("/tables", status_code=201, summary="Create a table")
 async def create_table(body: P.CreateTable, m: Manager) -> dict[str, Any]:
-    table, host, seat, token = await m.create(body.seats, body.bots, body.rules, body.name, body.hints)
+    table, host, seat, token = await m.create(body.seats, body.bots, body.rules, body.name, body.hints, body.clock,
+                                              body.level)
     return {"table": table.info(), "host_token": host, "seat": seat, "token": token}
 
 
@@ -113,6 +119,7 @@ async def start_table(
     table = await _table(m, code)
     _require_host(table, request, authorization)
     await table.start()
+    await m.started(table)
     return table.info()
 
 
@@ -123,7 +130,7 @@ async def seat_bot(
 ) -> dict[str, Any]:
     table = await _table(m, code)
     _require_host(table, request, authorization)
-    await table.seat_to_bot(seat, check_bot(body.bot))
+    await table.seat_to_bot(seat, None if body.bot is None else check_bot(body.bot))
     return table.info()
 
 
@@ -153,15 +160,20 @@ async def seat_mute(
     return table.info()
 
 
-@router.post("/tables/{code}/rematch", summary="Play again with the same seats")
+@router.post("/tables/{code}/rematch", summary="Ready for a rematch with the same seats")
 async def rematch(
     code: str, request: Request, m: Manager, authorization: Annotated[str | None, Header()] = None
 ) -> dict[str, Any]:
+    """The requester's seat is ready to play again: the rematch table is made (once), and starts when each
+    person of this table has said so or left it."""
     table = await _table(m, code)
     token = bearer(authorization, request, f"md_{table.code}")
-    if not (table.is_host(token) or table.seat_of(token) is not None):
-        raise Refused("not_seated", "only the players of this table may ask for a rematch", 403)
-    new = await m.rematch(table)
+    seat = table.seat_of(token)
+    if seat is None:
+        if not table.is_host(token):
+            raise Refused("not_seated", "only the players of this table may ask for a rematch", 403)
+        seat = table.host_seat
+    new = await m.rematch(table, seat)
     return {"table": new.info()}
 
 

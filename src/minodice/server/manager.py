@@ -17,8 +17,10 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from ..bots.levels import find_level, level_names
 from ..rules import RuleError, Rules
 from .botpool import BotPool
+from .clocks import CLOCKS, DEFAULT_LEVEL
 from .cluster import Cluster
 from .hints import Hints
 from .reviews import Reviews
@@ -157,10 +159,23 @@ class TableManager:
 
     async def create(
         self, seats: int, bots: list[str | None] | None, rules: dict[str, str], name: str | None,
-        hints: bool = True,
+        hints: bool = True, clock: str = "off", level: str | None = None,
     ) -> tuple[Table, str, int | None, str | None]:
-        """A new table: (table, host token, the creator's seat, the creator's seat token)."""
+        """A new table: (table, host token, the creator's seat, the creator's seat token).
+
+        `clock`: the move clock's speed (`clocks.CLOCKS`); `level`: the level whose bot decides for a
+        person out of time or away (None: the level of the first seat a level's bot plays, else medium).
+        """
+        if clock not in CLOCKS:
+            shown = str(clock)[:40]
+            raise Refused("bad_clock", f"unknown clock {shown!r}: choose one of {', '.join(CLOCKS)}", 400, clock=shown)
+        if level is not None and find_level(level) is None:
+            shown = str(level)[:40]
+            raise Refused("bad_level", f"unknown level {shown!r}: choose one of {', '.join(level_names())}", 400,
+                          level=shown)
         players = seat_template(seats, bots)
+        if level is None:
+            level = next((p.bot for p in players if p.bot is not None and find_level(p.bot) is not None), DEFAULT_LEVEL)
         try:
             chosen = Rules.from_dict(rules)
         except (RuleError, TypeError) as exc:
@@ -180,7 +195,7 @@ class TableManager:
         stored = StoredTable(
             code=await self._free_code(), status="waiting", seats=seats, rules=chosen.to_dict(),
             seed=str(secrets.randbits(63)), first_start=0, host_hash=token_hash(host),
-            host_seat=seat, players=players, hints=hints,
+            host_seat=seat, players=players, hints=hints, clock=clock, level=level,
         )
         await self.db(self.store.create, stored)
         table = Table(stored, self.hub)
@@ -213,21 +228,25 @@ class TableManager:
         if table is not None:
             return table
         table = Table(stored, self.hub)
+        if table.rematch is not None:  # a rematch may still wait for its people (`rematch`)
+            rematch = await self.db(self.store.lobby, table.rematch)
+            table.rematch_started = rematch is None or rematch.status != "waiting"
         if table.status != "expired":
             self.tables[code] = table
             table.run()
             await table.reload_presence()
         return table
 
-    async def rematch(self, table: Table) -> Table:
-        """The rematch of a finished table: same seats, names, bots, rules and tokens; started at once."""
+    async def rematch(self, table: Table, seat: int | None) -> Table:
+        """The rematch of a finished table: same seats, names, bots, rules, clock, level and tokens.
+
+        Made (once) by the first to ask; it starts when each person of the table has asked (`seat` asks
+        now; None: the host without a seat) or has left it (no socket open here): `rematch_check`.
+        """
         async with table.lock:
             if table.status != "over":
                 raise Refused("not_over", status=409)
-            if table.rematch is not None:
-                existing = table.rematch
-            else:
-                existing = None
+            if table.rematch is None:
                 # A person's seat handed to a bot goes back to its person: the bot only stood in.
                 players = [
                     StoredSeat(p.seat, "human", p.name, None, p.token_hash, muted=p.muted) if p.token_hash is not None
@@ -239,18 +258,48 @@ class TableManager:
                     rules=table.rules.to_dict(), seed=str(secrets.randbits(63)),
                     first_start=(table.first_start + 1) % table.seats, host_hash=table.host_hash,
                     host_seat=table.host_seat, players=players, rematch_of=table.code, hints=table.hints,
+                    clock=table.clock_speed, level=table.level,
                 )
                 await self.db(self.store.create, stored)
                 await self.db(self.store.set_rematch, table.code, stored.code, table.note("t"))
                 new = Table(stored, self.hub)
                 self.tables[new.code] = new
                 table.rematch = new.code
-        if existing is not None:
-            return await self.get(existing)
-        await new.start()
+                table.rematch_started = False
+            if seat is not None and not table.players[seat].ready:
+                table.players[seat].ready = True
+                await self.db(self.store.set_ready, table.code, seat, table.note("t"))
+        table.broadcast_table()
+        await self.rematch_check(table)
+        return await self.get(table.rematch)
+
+    async def rematch_check(self, table: Table) -> None:
+        """Start the rematch of a finished table once each of its people has asked for it or left (no
+        socket open at the old table): then tell the old table's clients to come (`rematch`)."""
+        if table.status != "over" or table.rematch is None or table.rematch_started:
+            return
+        waiting = [p.seat for p in table.players
+                   if p.token_hash is not None and not p.ready and table.connected(p.seat)]
+        if waiting:
+            return
+        new = await self.get(table.rematch)
+        with contextlib.suppress(Refused):  # already started (the host started it from its lobby)
+            await new.start()
+        if table.rematch_started:
+            return
+        table.rematch_started = True
         table.broadcast({"type": "rematch", "code": new.code})
         table.broadcast_table()
-        return new
+
+    async def started(self, table: Table) -> None:
+        """`table` started (its host pressed start): if it is a rematch whose people were still asked,
+        the finished table's clients are told to come."""
+        old = self.tables.get(table.rematch_of) if table.rematch_of is not None else None
+        if old is None or old.rematch != table.code or old.rematch_started:
+            return
+        old.rematch_started = True
+        old.broadcast({"type": "rematch", "code": table.code})
+        old.broadcast_table()
 
     async def load_to_drive(self, code: str) -> Table | None:
         """A table this process now drives (its lock is ours): held or loaded, brought up to date; None if

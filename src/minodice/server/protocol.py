@@ -23,7 +23,7 @@ from ..bots.levels import level_names
 from ..codes import render
 from ..dice import MAX_SEATS, MIN_SEATS, Die, Face
 from ..events import Event, HandScored, Rolled, TrickWon
-from ..rules import Rules, TrickState, hand_score, roller
+from ..rules import Rules, TrickState, bid_made, hand_score, roller
 from ..view import TrickView, View
 
 NAME_MAX = 24
@@ -123,6 +123,8 @@ class CreateTable(Strict):
     )
     name: Name | None = None
     hints: bool = Field(True, strict=True)  # may players ask the bid advisor?
+    clock: str = Field("off", max_length=40)  # the move clock's speed (`clocks.CLOCKS`)
+    level: str | None = Field(None, max_length=40)  # the level standing in for people (`bots.levels`)
 
 
 class JoinTable(Strict):
@@ -135,7 +137,7 @@ class JoinTable(Strict):
 class SeatBot(Strict):
     """`POST /api/tables/{code}/seats/{seat}/bot`."""
 
-    bot: str = Field("greedy", max_length=80)
+    bot: str | None = Field(None, max_length=80)  # None: the table's level
 
 
 class SeatMute(Strict):
@@ -413,7 +415,7 @@ class WireEvents:
     Each `trick_won` also carries its trick's `lead`, `reason` and `bonus_why`;
     each `hand_scored` carries `bonus_counted` (per seat, the bonus points its
     score includes: none unless a non-zero bid was made exactly, none under
-    landlubber scoring). Rolls and scores are public, so these are the same for
+    landlubber scoring) and `made` (per seat, whether its bid was made: `rules.bid_made`). Rolls and scores are public, so these are the same for
     every viewer: worked out once per event as the game's (append-only) log grows.
 
     It also makes the JSON text the server sends: of the events (`on_wire_text`) and of each
@@ -443,7 +445,8 @@ class WireEvents:
                 self.extra[index] = finished_trick(self.rolls, self.rules)
                 self.rolls = []
             elif isinstance(event, HandScored):
-                self.extra[index] = {"bonus_counted": self._counted(event)}
+                made = [bid_made(bid, won) for bid, won in zip(event.bids, event.won, strict=True)]
+                self.extra[index] = {"bonus_counted": self._counted(event), "made": made}
         self.seen = len(log)
 
     def _counted(self, event: HandScored) -> list[int]:

@@ -46,7 +46,7 @@ def listen_problem(host: str, port: int) -> str | None:
 
 def run(
     *, host: str, port: int, db: str, turn_timeout: float, bot_delay: float, idle_minutes: float,
-    workers: int | None = None, secret_file: str | None = None, review_bot: str | None = None,
+    trick_pause: float = 1.5, hand_pause: float = 4.0, clock_scale: float = 1.0, workers: int | None = None, secret_file: str | None = None, review_bot: str | None = None,
 ) -> None:
     """Start the server (blocks until interrupted); exit 2 with the reason when the database or its key will not do."""
     import uvicorn
@@ -76,6 +76,7 @@ def run(
         raise typer.Exit(2)
     settings = Settings(
         db=db, turn_timeout=turn_timeout, bot_delay=bot_delay, idle_minutes=idle_minutes,
+        trick_pause=trick_pause, hand_pause=hand_pause, clock_scale=clock_scale,
         workers=workers if workers is not None else default_workers(), secret_file=secret_file,
         review_bot=review_bot or DEFAULT_BOT,
     )

@@ -20,7 +20,10 @@ class Settings:
     `turn_timeout`: seconds an absent player's turn waits before a bot plays
     for them; `bot_delay`: seconds from a bot's turn to its move, whatever its
     thinking took (so people can follow, and the time says nothing of how hard
-    the choice was; 0 in tests); `idle_minutes`: a table nobody watches expires after
+    the choice was; 0 in tests); `trick_pause`: seconds a finished trick's result stays before the
+    next bot rolls (and before the next person's move clock starts); `hand_pause`: seconds more after a
+    hand's last trick, for its summary, before the bots bid (both 0 in most tests); `idle_minutes`: a
+    table nobody watches expires after
     this long without activity; `workers`: processes the searching bots think in (each started
     when first needed; `botpool.py`) and threads the bid hints are computed in;
     `secret_file`: the key that seals each table's seed in the database
@@ -32,6 +35,9 @@ class Settings:
     secret_file: str | None = None
     turn_timeout: float = 60.0
     bot_delay: float = 0.8
+    trick_pause: float = 1.5
+    hand_pause: float = 4.0
+    clock_scale: float = 1.0  # the move clocks' seconds times this (`clocks.py`)
     idle_minutes: float = 120.0
     workers: int = field(default_factory=default_workers)
     stand_in: str = "greedy"

@@ -44,6 +44,7 @@ from typing import Any
 from sqlalchemy import (
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -118,6 +119,8 @@ class TableRow(Base):
     finished: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
     totals: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON list once over
     hints: Mapped[bool] = mapped_column(Boolean, default=True)  # the bid advisor may be asked
+    clock: Mapped[str] = mapped_column(String(16), default="off")  # the move clock's speed (clocks.py)
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)  # whose bot stands in (None: medium)
 
 
 class SeatRow(Base):
@@ -136,6 +139,9 @@ class SeatRow(Base):
     # absent player; when the absent player's turn timer started.
     autoplay: Mapped[bool] = mapped_column(Boolean, default=False)
     waiting_since: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The seconds left in the seat's move-clock bank (None: all of it), stored when a decision dips into it.
+    bank: Mapped[float | None] = mapped_column(Float, nullable=True)
+    ready: Mapped[bool] = mapped_column(Boolean, default=False)  # its person asked for the rematch
 
 
 class ActionRow(Base):
@@ -206,6 +212,8 @@ class StoredSeat:
     muted: bool = False  # the host muted this seat's chat
     autoplay: bool = False  # a bot stands in for the absent player (kept here only by shared processes)
     waiting_since: dt.datetime | None = None  # the absent player's turn timer started (shared processes)
+    bank: float | None = None  # seconds left in the move clock's bank (None: the whole bank)
+    ready: bool = False  # its person asked for the rematch of this finished table
 
 
 @dataclass
@@ -234,6 +242,8 @@ class StoredTable:
     totals: list[int] | None = None
     hints: bool = True
     chat: list[ChatMessage] = field(default_factory=list)  # the last messages, oldest first
+    clock: str = "off"  # the move clock's speed (`clocks.CLOCKS`)
+    level: str | None = None  # the level standing in for people (None: `clocks.DEFAULT_LEVEL`)
 
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -572,12 +582,13 @@ class Store:
                     first_start=table.first_start,
                     host_hash=table.host_hash, host_seat=table.host_seat, rematch_of=table.rematch_of,
                     created=table.created, updated=table.updated, hints=table.hints,
+                    clock=table.clock, level=table.level,
                 )
             )
             s.flush()
             for p in table.players:
                 s.add(SeatRow(table_code=table.code, seat=p.seat, kind=p.kind, name=p.name,
-                              bot=p.bot, token_hash=p.token_hash, muted=p.muted))
+                              bot=p.bot, token_hash=p.token_hash, muted=p.muted, bank=p.bank))
 
     def save_seat(
         self, code: str, seat: StoredSeat, host_seat: int | None = None, *, was: str | None = None,
@@ -686,6 +697,18 @@ class Store:
         except IntegrityError:
             return False
         return True
+
+    def save_bank(self, code: str, seat: int, bank: float | None, note: str | None = None) -> None:
+        """Store the seconds left in a seat's move-clock bank (None: the whole bank)."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(SeatRow).where(SeatRow.table_code == code, SeatRow.seat == seat).values(bank=bank))
+            self._notify(s, note)
+
+    def set_ready(self, code: str, seat: int, note: str | None = None) -> None:
+        """A seat's person asked for the rematch of the finished table `code`."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(SeatRow).where(SeatRow.table_code == code, SeatRow.seat == seat).values(ready=True))
+            self._notify(s, note)
 
     def set_muted(self, code: str, seat: int, muted: bool, note: str | None = None) -> None:
         """Mute or unmute a seat's chat."""
@@ -862,7 +885,8 @@ class Store:
             first_start=row.first_start, host_hash=row.host_hash, host_seat=row.host_seat,
             players=[
                 StoredSeat(p.seat, p.kind, p.name, p.bot, p.token_hash, bool(p.muted), bool(p.autoplay),
-                           _aware(p.waiting_since) if p.waiting_since is not None else None)
+                           _aware(p.waiting_since) if p.waiting_since is not None else None,
+                           p.bank, bool(p.ready))
                 for p in seats
             ],
             actions=acts, rematch_of=row.rematch_of, rematch=row.rematch,
@@ -871,6 +895,7 @@ class Store:
             totals=json.loads(row.totals) if row.totals else None,
             hints=bool(row.hints),
             chat=self._chat(s, row.code, HISTORY) if actions else [],
+            clock=row.clock or "off", level=row.level,
         )
 
 

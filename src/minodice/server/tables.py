@@ -28,10 +28,12 @@ from ..bots.levels import find_level, level_names
 from ..codes import render
 from ..dice import die_named, hands_for
 from ..errors import IllegalAction
+from ..events import Event, HandScored, TrickWon
 from ..game import Action, Bid, Game, Phase, Roll
 from ..rules import Rules
 from .botpool import BotPool
 from .chat import ChatRoom
+from .clocks import DEFAULT_LEVEL, find_clock
 from .protocol import WireEvents, dumps, name_key
 from .settings import Settings
 from .store import Store, StoredSeat, StoredTable, utcnow
@@ -169,6 +171,21 @@ class Table:
         self.rematch = stored.rematch
         self.rematch_of = stored.rematch_of
         self.hints = stored.hints
+        #: The move clock (None: off) and the level whose bot plays a person's decision when their clock
+        #: runs out, and stands in for an absent person (clocks.py).
+        self.clock_speed = stored.clock
+        self.clock = find_clock(stored.clock, hub.settings.clock_scale)
+        self.level = stored.level or DEFAULT_LEVEL
+        #: Per seat: the bank's seconds left (None: all of it); when its decision became visible (monotonic;
+        #: None: it has none); the seats whose decision the level's bot makes (their clock ran out).
+        self.bank: list[float | None] = [p.bank for p in stored.players]
+        self.since: list[float | None] = [None] * stored.seats
+        self.overtime: set[int] = set()
+        #: No bot moves and no move clock runs before this (monotonic): a trick's result, a hand's summary.
+        self.hold_until = 0.0
+        self._saving: set[asyncio.Task[None]] = set()  # banks being stored
+        #: The rematch (`rematch`) has started; False while it waits for its people to say they are ready.
+        self.rematch_started = stored.rematch is not None
         self.created = stored.created
         self.updated = stored.updated
         self.hub = hub
@@ -202,6 +219,7 @@ class Table:
         self._share_flags(stored.players)
         if self.status in ("playing", "over"):
             self.game = self._replay(stored.actions)
+            self._clock_turns()
 
     # --- building ---------------------------------------------------------------------
 
@@ -227,6 +245,7 @@ class Table:
         now, wall = time.monotonic(), utcnow()
         for p in players:
             self.autoplay[p.seat] = p.autoplay
+            self.bank[p.seat] = p.bank
             since = p.waiting_since
             self.waiting[p.seat] = None if since is None else now - (wall - since).total_seconds()
 
@@ -288,7 +307,9 @@ class Table:
         assert self.game is not None
         newer = await self.hub.db(self.hub.store.actions_from, self.code, self.n_actions)
         for seat, kind, value in newer:
+            before = len(self.game.events)
             self.game.apply(_action(seat, kind, value))
+            self._after_action(seat, self.game.events[before:], charge=False)  # its process charged its clock
         self.n_actions += len(newer)
         return len(newer)
 
@@ -299,6 +320,7 @@ class Table:
         was never sent to anyone.
         """
         self.game = self._replay(actions)
+        self._clock_turns()
 
     def _ended(self) -> None:
         if self.game is not None and self.game.over and self.status == "playing":
@@ -315,6 +337,7 @@ class Table:
         if was == "waiting" and stored.status == "playing":
             self.game = self._replay(await self.hub.db(self.hub.store.actions_from, self.code, 0))
             self.status = "playing"
+            self._clock_turns()
             for c in self.clients:
                 self._send_state(c, full=True)
             self.run()
@@ -392,8 +415,9 @@ class Table:
         return seat is not None and seat == self.host_seat
 
     def bot_played(self, seat: int) -> bool:
-        """Whether a bot plays `seat` now (a bot seat, or a stand-in for an absent player)."""
-        return self.players[seat].kind == "bot" or self.autoplay[seat]
+        """Whether a bot plays `seat` now (a bot seat, a stand-in for an absent player, or the level's bot
+        making the decision of a person whose clock ran out)."""
+        return self.players[seat].kind == "bot" or self.autoplay[seat] or seat in self.overtime
 
     def connected(self, seat: int) -> bool:
         """Whether the person of `seat` has a socket open (here or on another server process)."""
@@ -422,6 +446,7 @@ class Table:
         players = []
         for p in self.players:
             waiting = self.waiting[p.seat]
+            bank, clock_in = self._clock_of(p.seat, now)
             players.append({
                 "seat": p.seat,
                 "name": p.name,
@@ -438,6 +463,12 @@ class Table:
                 "muted": p.muted,  # the host muted this seat's chat (chat.py)
                 "autoplay_in": None if waiting is None or self.autoplay[p.seat]
                 else round(max(0.0, waiting + timeout - now), 1),
+                # The move clock (clocks.py): the bank's seconds left, and the seconds before the level's
+                # bot makes the seat's decision (None: no clock runs for it now).
+                "bank": bank,
+                "clock_in": clock_in,
+                "out_of_time": p.seat in self.overtime,
+                "ready": p.ready,  # its person asked for the rematch (a finished table)
             })
         return {
             "code": self.code,
@@ -445,12 +476,15 @@ class Table:
             "seats": self.seats,
             "rules": self.rules.to_dict(),
             "hints": self.hints,
+            "clock": self.clock.to_dict() if self.clock is not None else None,
+            "level": self.level,
             "players": players,
             "host_seat": self.host_seat,
             "hand": self.game.hand if self.game is not None else 0,
             "hands": hands_for(self.seats),
             "to_act": self.to_act(),
             "rematch": self.rematch,
+            "rematch_started": self.rematch_started if self.rematch is not None else False,
             "rematch_of": self.rematch_of,
             "created": _iso(self.created),
             "updated": _iso(self.updated),
@@ -494,9 +528,10 @@ class Table:
             k += 1
         return f"{name} ({k})"
 
-    async def seat_to_bot(self, seat: int, bot: str) -> None:
-        """The host hands a seat to a bot (an open seat, or a person's seat at any time)."""
-        bot = check_bot(bot)
+    async def seat_to_bot(self, seat: int, bot: str | None) -> None:
+        """The host hands a seat to a bot (an open seat, or a person's seat at any time); None: the
+        table's level."""
+        bot = check_bot(self.level if bot is None else bot)
         async with self.lock:
             if self.status not in ("waiting", "playing"):
                 raise Refused("not_open", status=409)
@@ -510,6 +545,7 @@ class Table:
                 p.name = self._unique(bot_name(bot, seat))
             self.autoplay[seat] = False
             self.waiting[seat] = None
+            self.overtime.discard(seat)
             await self.hub.db(self.hub.store.save_seat, self.code, self._flagged(p), note=self.note("t"))
             self._touch()
             self.broadcast_table()
@@ -526,6 +562,8 @@ class Table:
             p.kind, p.bot = "human", None
             self.autoplay[seat] = False
             self.waiting[seat] = None
+            if self.since[seat] is not None:  # the decision waiting for them: its clock starts now
+                self.since[seat] = max(time.monotonic(), self.hold_until)
             await self.hub.db(self.hub.store.save_seat, self.code, self._flagged(p), note=self.note("t"))
             await self.all_saved.wait()
             self._touch()
@@ -560,6 +598,7 @@ class Table:
             self.game = self._new_game()
             self.n_actions = 0
             self.status = "playing"
+            self._clock_turns()
             self._touch()
             self.broadcast_table()
             for c in self.clients:
@@ -667,7 +706,9 @@ class Table:
                 raise IllegalAction("game_over", "the game is over")
             if marker is not None and (marker != self._marker() or not self.bot_played(action.seat)):
                 return False
+            before = len(game.events)
             game.apply(action)
+            self._after_action(action.seat, game.events[before:])
             if self.hub.cluster is not None:
                 return await self._commit_shared(action, marker)
             n = self.n_actions
@@ -737,7 +778,9 @@ class Table:
                 return False
             if game.over:
                 raise IllegalAction("game_over", "the game is over")
+            before = len(game.events)
             game.apply(action)
+            self._after_action(action.seat, game.events[before:])
         self.n_actions += 1
         self._touch()
         await self._show_saved()
@@ -834,11 +877,95 @@ class Table:
         for c in list(self.clients):
             c.close()
 
-    def _bot_turn(self) -> int | None:
-        for seat in self.to_act():
-            if self.bot_played(seat):
-                return seat
-        return None
+    def _bot_turns(self) -> list[int]:
+        """The bot-played seats the game waits for: all the bots still to bid (they bid at once: the bids
+        stay hidden until all are in), or the one bot to roll."""
+        seats = [seat for seat in self.to_act() if self.bot_played(seat)]
+        game = self.game
+        return seats if game is not None and game.phase is Phase.BID else seats[:1]
+
+    # --- pauses and move clocks (clocks.py) -------------------------------------------
+
+    def _after_action(self, seat: int, new: list[Event], charge: bool = True) -> None:
+        """An action of `seat` was applied (its `new` events): hold the bots (and the clocks) while its
+        trick's result and its hand's summary are shown, charge `seat`'s clock (unless another server
+        process took the action: it did), start the clocks of the decisions that are now waited for."""
+        settings = self.hub.settings
+        game = self.game
+        now = time.monotonic()
+        pause = 0.0
+        for event in new:
+            if isinstance(event, TrickWon):
+                pause = max(pause, settings.trick_pause)
+            elif isinstance(event, HandScored) and game is not None and not game.over:
+                pause = max(pause, settings.trick_pause + settings.hand_pause)
+        if pause > 0:
+            self.hold_until = max(self.hold_until, now + pause)
+        if charge:
+            self._charge(seat, now)
+        else:
+            self.since[seat] = None
+            self.overtime.discard(seat)
+        self._clock_turns(now)
+
+    def _bank_left(self, seat: int) -> float:
+        """The seconds in `seat`'s bank (before the decision under way); 0 without a clock."""
+        if self.clock is None:
+            return 0.0
+        bank = self.bank[seat]
+        return self.clock.bank if bank is None else bank
+
+    def _charge(self, seat: int, now: float) -> None:
+        """`seat` made its decision (or the level's bot did): its time past the free seconds comes out of
+        its bank (all of it when the clock ran out); a changed bank is stored."""
+        since, self.since[seat] = self.since[seat], None
+        timed_out = seat in self.overtime
+        self.overtime.discard(seat)
+        if self.clock is None or since is None or self.players[seat].kind != "human":
+            return
+        over = now - since - self.clock.move
+        left = self._bank_left(seat)
+        bank = 0.0 if timed_out else max(0.0, left - over) if over > 0 else left
+        if bank != left:
+            self.bank[seat] = round(bank, 3)
+            self._save_bank(seat)
+
+    def _save_bank(self, seat: int) -> None:
+        """Store `seat`'s bank (on the database thread, in order with the rest; a failure is logged)."""
+        bank = self.bank[seat]
+
+        async def save() -> None:
+            try:
+                await self.hub.db(self.hub.store.save_bank, self.code, seat, bank, self.note("t"))
+            except Exception:
+                log.exception("table %s: storing the clock of seat %d failed", self.code, seat)
+
+        task = asyncio.get_running_loop().create_task(save())
+        self._saving.add(task)
+        task.add_done_callback(self._saving.discard)
+
+    def _clock_turns(self, now: float | None = None) -> None:
+        """Start the clock of each decision now waited for (once the pause is over); forget the others."""
+        now = time.monotonic() if now is None else now
+        acting = set(self.to_act())
+        for seat in range(self.seats):
+            if seat not in acting:
+                self.since[seat] = None
+                self.overtime.discard(seat)
+            elif self.since[seat] is None:
+                self.since[seat] = max(now, self.hold_until)
+
+    def _clock_of(self, seat: int, now: float) -> tuple[float | None, float | None]:
+        """A person's clock as the TABLE shows it: the bank's seconds left and the seconds before the
+        level's bot makes the seat's decision (None when no clock runs for it); (None, None) without a clock."""
+        if self.clock is None or self.players[seat].kind != "human":
+            return None, None
+        bank = self._bank_left(seat)
+        since = self.since[seat]
+        if since is None or self.autoplay[seat] or seat in self.overtime:
+            return round(bank, 1), None
+        used = max(0.0, now - since - self.clock.move)
+        return round(max(0.0, bank - used), 1), round(max(0.0, since + self.clock.move + bank - now), 1)
 
     def _timers(self) -> float | None:
         """Start/stop absent players' turn timers; hand timed-out seats to stand-ins.
@@ -864,12 +991,24 @@ class Table:
                     self.autoplay[s] = True
                     self.waiting[s] = None
                     changed = True
-                    log.info("table %s: a bot stands in for seat %d", self.code, s)
+                    log.info("table %s: the %s bot stands in for seat %d", self.code, self.level, s)
                 else:
                     nearest = left if nearest is None else min(nearest, left)
             elif self.waiting[s] is not None:
                 self.waiting[s] = None
                 changed = True
+        if self.clock is not None:
+            for s in acting:
+                since = self.since[s]
+                if self.players[s].kind != "human" or self.autoplay[s] or s in self.overtime or since is None:
+                    continue
+                left = since + self.clock.move + self._bank_left(s) - now
+                if left <= 0:
+                    self.overtime.add(s)  # the level's bot makes this one decision; the person stays
+                    changed = True
+                    log.info("table %s: seat %d ran out of time: the %s bot decides", self.code, s, self.level)
+                else:
+                    nearest = left if nearest is None else min(nearest, left)
         if changed:
             self.broadcast_table()
             if self.hub.cluster is not None:
@@ -877,13 +1016,13 @@ class Table:
         return nearest
 
     def _bot_spec(self, seat: int) -> str:
-        """The bot (or level) playing `seat` now: its own, or the server's stand-in for an absent person."""
-        spec = self.players[seat].bot if self.players[seat].kind == "bot" else self.hub.settings.stand_in
-        return spec or "greedy"
+        """The bot (or level) playing `seat` now: its own, or the table's level for a person (absent, or out
+        of time)."""
+        spec = self.players[seat].bot if self.players[seat].kind == "bot" else self.level
+        return spec or self.hub.settings.stand_in
 
     async def _drive(self) -> None:
-        """Let bots act whenever the game waits for a bot-played seat; run the turn timers."""
-        loop = asyncio.get_running_loop()
+        """Let bots act whenever the game waits for a bot-played seat; run the turn timers and move clocks."""
         delay = self.hub.settings.bot_delay
         try:
             while self.status == "playing":
@@ -893,33 +1032,36 @@ class Table:
                     self._flags_changed = False
                     flags = [self._flagged(p) for p in self.players]
                     await self.hub.db(self.hub.store.save_flags, self.code, flags, self.note("t"))
-                seat = self._bot_turn()
-                if seat is None:
+                seats = self._bot_turns()
+                if not seats:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.wake.wait(), wait)
                     continue
                 # The move comes `delay` after the bot was asked, however long it thought (unless
                 # longer): a forced roll and a searched one take the same time, so the clock tells
-                # nobody whether the bot had a choice.
-                due = loop.time() + delay
+                # nobody whether the bot had a choice. Never before the pause that shows a trick's
+                # result (and a hand's summary) is over.
+                due = max(time.monotonic() + delay, self.hold_until)
                 game = self.game
                 assert game is not None
                 marker = self._marker()
                 what = "bid" if game.phase is Phase.BID else "roll"
-                spec = self._bot_spec(seat)
-                answer = await self.hub.bots.decide(
-                    self.code, seat, spec, bot_seed(self.seed, seat) + f":{spec}", game.setup_view(seat),
-                    game.observe(seat), what,
-                )
-                if due > loop.time():
-                    await asyncio.sleep(due - loop.time())
-                if self.status != "playing" or seat not in self.to_act() or not self.bot_played(seat):
-                    continue
-                action: Bid | Roll = Bid(seat, answer) if what == "bid" else Roll(seat, answer)
-                try:
-                    await self._apply(action, marker)
-                except IllegalAction as exc:  # cannot happen for a legal answer; never stop the table
-                    log.warning("table %s: bot action refused: %s", self.code, exc.code)
+                specs = [self._bot_spec(seat) for seat in seats]
+                answers = await asyncio.gather(*(
+                    self.hub.bots.decide(self.code, seat, spec, bot_seed(self.seed, seat) + f":{spec}",
+                                         game.setup_view(seat), game.observe(seat), what)
+                    for seat, spec in zip(seats, specs, strict=True)
+                ))
+                if due > time.monotonic():
+                    await asyncio.sleep(due - time.monotonic())
+                for seat, answer in zip(seats, answers, strict=True):
+                    if self.status != "playing" or seat not in self.to_act() or not self.bot_played(seat):
+                        continue
+                    action: Bid | Roll = Bid(seat, answer) if what == "bid" else Roll(seat, answer)
+                    try:
+                        await self._apply(action, marker)
+                    except IllegalAction as exc:  # cannot happen for a legal answer; never stop the table
+                        log.warning("table %s: bot action refused: %s", self.code, exc.code)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -171,6 +171,11 @@ async def serve_socket(ws: WebSocket, code: str, manager: TableManager) -> None:
         client.close()
         if table is not None:
             await table.disconnect(client)
+            if table.rematch is not None and not table.rematch_started:  # a person left: the rematch may start
+                try:
+                    await manager.rematch_check(table)
+                except Exception:
+                    log.exception("table %s: starting its rematch failed", table.code)
         if writer is not None:
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

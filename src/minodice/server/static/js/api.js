@@ -64,6 +64,9 @@ export function normalizeTable(tb) {
     hand: tb.hand,
     hands: tb.hands,
     rematch: tb.rematch || null,
+    rematchStarted: !!tb.rematch_started, // false while the rematch waits for its people to say ready
+    clock: tb.clock || null, // the move clock {speed, move, bank} (null: none)
+    level: tb.level || null, // the level whose bot moves for a person out of time or away
     seats: (tb.players || []).map((p) => ({
       name: p.name,
       bot: p.kind === "bot" ? p.bot : null,
@@ -76,6 +79,12 @@ export function normalizeTable(tb) {
       standin: !!p.autoplay,
       // When a bot will stand in for this absent player (performance.now() ms), or null.
       autoplayAt: typeof p.autoplay_in === "number" ? performance.now() + p.autoplay_in * 1000 : null,
+      // The move clock (clock.js): the bank's seconds left, and when the level's bot makes this
+      // person's decision (performance.now() ms; null: no clock runs for them now).
+      bank: typeof p.bank === "number" ? p.bank : null,
+      clockAt: typeof p.clock_in === "number" ? performance.now() + p.clock_in * 1000 : null,
+      outOfTime: !!p.out_of_time,
+      ready: !!p.ready, // said ready for the rematch (a finished table)
     })),
   };
 }
@@ -96,7 +105,7 @@ export async function hint(code, token) {
   return call("GET", `/api/tables/${encodeURIComponent(code)}/hint`, null, token);
 }
 
-export async function createTable({ name, seats, rules, hints = true }) {
+export async function createTable({ name, seats, rules, hints = true, clock = null, level = null }) {
   const body = {
     seats: seats.length,
     bots: seats.map((s) => (s.bot ? s.bot : null)),
@@ -104,6 +113,8 @@ export async function createTable({ name, seats, rules, hints = true }) {
     name,
     hints,
   };
+  if (clock) body.clock = clock; // the move clock's speed (GET /api/options `clocks`)
+  if (level) body.level = level; // the bots' level: it also moves for a person out of time or away
   const res = await call("POST", "/api/tables", body);
   return { code: res.table.code, seat: res.seat, token: res.token, hostToken: res.host_token, table: normalizeTable(res.table) };
 }
@@ -169,9 +180,9 @@ export function connect(code, token, { onMessage, onState }) {
       } catch {
         return;
       }
-      // An ack only says a frame with an id was carried out: what it changed (the state, the
-      // chat) came before it, and a refusal comes as an error, so the page has nothing to do.
-      if (msg?.type === "ack") return;
+      // An ack says a frame with an id was carried out (what it changed, the state or the chat,
+      // came before it); a refusal comes as an error. Both carry the frame's id as `ref`: the
+      // page unlocks the move it sent (table.js).
       onMessage(msg);
     };
     ws.onclose = (e) => {
@@ -205,8 +216,10 @@ export function connect(code, token, { onMessage, onState }) {
         throw e;
       }
       // Ids count up and are never reused on a connection (the server would not carry out a
-      // frame whose id it has seen: docs/server-protocol.md).
-      ws.send(JSON.stringify({ ...msg, id: nextId++ }));
+      // frame whose id it has seen: docs/server-protocol.md). The id is returned: its answer's ref.
+      const id = nextId++;
+      ws.send(JSON.stringify({ ...msg, id }));
+      return id;
     },
     sync() {
       if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "sync" }));

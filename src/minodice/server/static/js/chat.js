@@ -4,6 +4,10 @@
 // its seat, the players and their mute flags. Messages are plain text, set with textContent only.
 // The reactions come from GET /api/options; a live one is also dispatched as the document
 // event "minodice:reaction" {seat, reaction} so the table can show it at the seat.
+// A name and a message are each isolated (<bdi>): Arabic or Hebrew ones never run together.
+// During a game on a narrow screen the panel follows the play area: the game's Chat button
+// (#chat-btn) brings it into view and counts the messages come meanwhile.
+import { bdi, tn } from "./bidi.js";
 import { errorText } from "./codes.js";
 import { $, el } from "./dom.js";
 import { currentLanguage, onLanguage, t } from "./i18n.js";
@@ -13,7 +17,7 @@ const AT_TABLE = new Set(["lobby", "game", "podium"]);
 const KEEP = 100; // lines kept on the page
 
 // seat: this page's (null: watching); players: TABLE.players as sent; pending: my text on its way.
-const C = { code: null, seat: null, host: null, players: [], messages: [], last: 0, pending: null, note: null };
+const C = { code: null, seat: null, host: null, players: [], messages: [], last: 0, pending: null, note: null, inView: true, unread: 0 };
 
 /** Build the panel and follow the screens; call once the options are loaded. */
 export function initChat() {
@@ -40,8 +44,34 @@ export function initChat() {
   );
   const observer = new MutationObserver(showPanel);
   for (const s of ["home", "lobby", "game", "podium"]) observer.observe($(`screen-${s}`), { attributes: true, attributeFilter: ["hidden"] });
+  $("chat-btn")?.addEventListener("click", goToChat);
+  // What is seen of the panel: a message that comes while it is out of sight is counted on the button.
+  if ("IntersectionObserver" in window) {
+    new IntersectionObserver((entries) => {
+      C.inView = entries.some((e) => e.isIntersecting);
+      if (C.inView) unread(0);
+    }).observe(box);
+  }
   onLanguage(render);
   render();
+}
+
+// The Chat button of a narrow game screen: the panel comes into view, its box takes the focus.
+function goToChat() {
+  const box = $("chat");
+  box.scrollIntoView({ block: "end", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+  ($("chat-input")?.offsetParent ? $("chat-input") : $("chat-log")).focus({ preventScroll: true });
+  unread(0);
+}
+
+function unread(n) {
+  C.unread = n;
+  const badge = $("chat-unread");
+  if (!badge) return;
+  badge.hidden = n === 0;
+  badge.textContent = n ? String(n) : "";
+  if (n) $("chat-btn").setAttribute("aria-label", t("chat.unread", { n }));
+  else $("chat-btn").removeAttribute("aria-label");
 }
 
 /** A server frame: chat frames are taken (true); seats and mutes are read from the others. */
@@ -51,6 +81,7 @@ export function chatMessage(msg) {
     if (C.code !== S.code) {
       // Another table (a rematch, a new link): nothing of the last one's chat stays.
       Object.assign(C, { code: S.code, messages: [], last: 0, pending: null });
+      unread(0);
       say(null);
       renderLog();
     }
@@ -68,6 +99,7 @@ export function chatMessage(msg) {
     if (m.seat === C.seat && m.kind === "text" && m.text === C.pending) sent();
     if (m.kind === "reaction") document.dispatchEvent(new CustomEvent("minodice:reaction", { detail: { seat: m.seat, reaction: m.text } }));
     appendLine(m);
+    if (!C.inView && m.seat !== C.seat) unread(C.unread + 1);
     return true;
   }
   if (msg.type === "error" && String(msg.code).startsWith("chat_")) {
@@ -191,9 +223,9 @@ function line(m) {
   return el(
     "p",
     { class: `chat-line chat-${m.kind === "reaction" ? "reaction" : "text"}${m.seat === C.seat ? " mine" : ""}`, title: t("chat.at", { time }) },
-    el("span", { class: "chat-who", text: t("chat.said", { name: m.name }) }),
+    el("span", { class: "chat-who" }, tn("chat.said", { name: bdi(m.name, "name") })),
     " ",
-    el("span", { class: "chat-text", text: m.text }),
+    bdi(m.text, "chat-text"),
   );
 }
 
@@ -213,9 +245,8 @@ function renderMutes() {
           type: "button",
           class: "small",
           "aria-pressed": String(!!p.muted),
-          text: t(p.muted ? "chat.unmute" : "chat.mute", { name: p.name || "" }),
           onclick: () => mute(p.seat, !p.muted),
-        }),
+        }, tn(p.muted ? "chat.unmute" : "chat.mute", { name: bdi(p.name || "") })),
       ),
     ),
   );

@@ -2,6 +2,8 @@
 // table's lobby (seats, invite links, start). The rule options, bots and levels offered
 // come from the server (GET /api/options), never from a list kept here.
 import * as api from "./api.js";
+import { bdi, tn } from "./bidi.js";
+import { renderClockChoice } from "./clock.js";
 import { $, el } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
 import { applyTable, enterTable, route } from "./net.js";
@@ -100,7 +102,9 @@ export async function onCreate(ev) {
   }
   const rules = Object.fromEntries([...$("create-rules").querySelectorAll("select")].map((s) => [s.name, s.value]));
   try {
-    const res = await api.createTable({ name, seats, rules, hints: $("create-hints").checked });
+    const res = await api.createTable({
+      name, seats, rules, hints: $("create-hints").checked, clock: $("create-clock")?.value, level: $("create-level").value,
+    });
     saveToken(res.code, res.token, res.seat);
     if (res.hostToken) setCookie(`mdh_${res.code}`, res.hostToken);
     history.pushState({}, "", api.invitePath(res.code));
@@ -164,16 +168,17 @@ function pastPlayers(g) {
   const players = el("ol", { class: "past-players" });
   for (const i of order) {
     const won = places[i] === 1;
-    const text = t("home.player_score", {
+    // The name isolated: "#1 ليلى حسن: 320 pts" keeps its place, name and points in that order.
+    const text = tn("home.player_score", {
       place: t("podium.place", { n: places[i] ?? i + 1 }),
-      name: names[i] || t("lobby.seat_n", { n: i + 1 }),
+      name: bdi(names[i] || t("lobby.seat_n", { n: i + 1 }), "name"),
       points: t("game.points", { n: totals[i] ?? 0 }),
     });
     players.append(
       el(
         "li",
         { class: won ? "winner" : null, "data-seat": i },
-        el("span", { text }),
+        el("span", {}, text),
         won ? el("span", { class: "badge win", text: t("home.winner") }) : null,
       ),
     );
@@ -226,6 +231,7 @@ export function goHome() {
 export function renderHome() {
   renderSeatCount();
   renderLevels();
+  renderClockChoice();
   renderCreateSeats();
   renderRuleOptions();
   renderMyTables();
@@ -261,9 +267,9 @@ function seatItem(s, i) {
   const tb = S.table;
   const li = el("li", { class: i === S.seat ? "me" : "" }, el("span", { class: "seat-no", text: t("lobby.seat_n", { n: i + 1 }) }));
   if (s.bot) {
-    li.append(el("span", { text: plainName(i) }), el("span", { class: "badge", text: t("lobby.bot", { bot: botLabel(s.bot) }) }));
+    li.append(bdi(plainName(i), "name"), el("span", { class: "badge", text: t("lobby.bot", { bot: botLabel(s.bot) }) }));
   } else if (s.taken) {
-    li.append(el("span", { text: i === S.seat ? t("you_name", { name: s.name }) : s.name }));
+    li.append(i === S.seat ? el("span", {}, tn("you_name", { name: bdi(s.name, "name") })) : bdi(s.name, "name"));
     if (i === tb.host) li.append(el("span", { class: "badge", text: t("lobby.host") }));
     if (s.connected === false) li.append(el("span", { class: "badge off", text: t("lobby.away") }));
   } else {
@@ -295,9 +301,10 @@ export function renderLobby() {
   let status;
   if (free > 0) status = t("lobby.waiting_players", { n: free });
   else if (isHost) status = t("lobby.ready_host");
-  else status = t("lobby.ready_wait", { name: tb.seats[tb.host]?.name || "" });
+  else status = tn("lobby.ready_wait", { name: bdi(tb.seats[tb.host]?.name || "") });
   if (S.seat === null && free === 0) status = t("lobby.full");
-  $("lobby-status").textContent = status;
+  const box = $("lobby-status");
+  if (box.textContent !== (typeof status === "string" ? status : status.textContent)) box.replaceChildren(status);
 }
 
 export async function onStart() {

@@ -1,27 +1,33 @@
 // The game's log, the score sheet and the podium (with the rematch).
 import * as api from "./api.js";
+import { joinNodes, nameNode, tn } from "./bidi.js";
 import { dieName, faceName } from "./dice.js";
 import { $, el } from "./dom.js";
-import { nameList, t } from "./i18n.js";
-import { digest, enterTable } from "./net.js";
-import { S, getCookie, hostToken, plainName, saveToken, seatName, setCookie, showError } from "./state.js";
+import { t } from "./i18n.js";
+import { digest } from "./net.js";
+import { S } from "./state.js";
+import { renderFinale } from "./finale.js";
 
+// The rematch waits until each person says ready (finale.js).
+export { onRematch, onRematchStarted } from "./finale.js";
+
+// A line of the log (nodes: the names in it isolated, bidi.js).
 function eventLine(ev) {
   switch (ev.type) {
     case "drawn":
-      return t("log.drawn", { hand: ev.hand, name: seatName(ev.start) });
+      return tn("log.drawn", { hand: ev.hand, name: nameNode(ev.start) });
     case "bid_placed":
-      return ev.seat === S.seat && ev.bid !== null ? t("log.you_bid", { bid: ev.bid }) : t("log.bid_placed", { name: seatName(ev.seat) });
+      return ev.seat === S.seat && ev.bid !== null ? tn("log.you_bid", { bid: ev.bid }) : tn("log.bid_placed", { name: nameNode(ev.seat) });
     case "bids_revealed":
-      return t("log.bids_revealed", { list: ev.bids.map((b, i) => t("game.name_bid", { name: seatName(i), bid: b })).join(" · ") });
+      return tn("log.bids_revealed", { list: joinNodes(ev.bids.map((b, i) => tn("game.name_bid", { name: nameNode(i), bid: b })), " · ") });
     case "rolled":
-      return t("log.rolled", { name: seatName(ev.seat), die: dieName(ev.die), face: faceName(ev.face) });
+      return tn("log.rolled", { name: nameNode(ev.seat), die: dieName(ev.die), face: faceName(ev.face) });
     case "trick_won":
-      return t("log.trick_won", { n: ev.trick, name: seatName(ev.seat), face: faceName(ev.face) });
+      return tn("log.trick_won", { n: ev.trick, name: nameNode(ev.seat), face: faceName(ev.face) });
     case "hand_scored":
-      return t("log.hand_scored", { hand: ev.hand });
+      return tn("log.hand_scored", { hand: ev.hand });
     case "game_over":
-      return t("log.game_over");
+      return tn("log.game_over");
     default:
       return null;
   }
@@ -36,7 +42,7 @@ export function renderLog() {
   const lines = S.events.map(eventLine).filter(Boolean);
   const first = Math.max(0, lines.length - 80);
   lines.slice(first).forEach((line, k) => {
-    ol.append(el("li", {}, el("span", { class: "n", "aria-hidden": "true", text: String(first + k + 1) }), el("span", { text: line })));
+    ol.append(el("li", {}, el("span", { class: "n", "aria-hidden": "true", text: String(first + k + 1) }), el("span", {}, line)));
   });
   ol.scrollTop = ol.scrollHeight;
 }
@@ -70,7 +76,7 @@ export function renderSheet() {
   const tbl = $("sheet-table");
   tbl.textContent = "";
   const head = el("tr", {}, el("th", { scope: "col", text: t("sheet.hand") }));
-  for (let i = 0; i < n; i++) head.append(el("th", { scope: "col", text: seatName(i) }));
+  for (let i = 0; i < n; i++) head.append(el("th", { scope: "col" }, nameNode(i)));
   tbl.append(el("thead", {}, head));
   const body = el("tbody");
   for (const row of d.rows) body.append(sheetRow(row, n));
@@ -97,9 +103,9 @@ export function renderPodium() {
     ol.append(
       el(
         "li",
-        { class: p <= 3 ? `p${p}` : "rest", "data-seat": i },
+        { class: `${p <= 3 ? `p${p}` : "rest"}${i === S.seat ? " me" : ""}`, "data-seat": i },
         el("div", { class: "place", text: p ? t("podium.place", { n: p }) : "" }),
-        el("div", { class: "pname", text: seatName(i) }),
+        el("div", { class: "pname" }, nameNode(i)),
         el("div", { class: "pts", text: t("game.points", { n: totals[i] }) }),
       ),
     );
@@ -109,33 +115,6 @@ export function renderPodium() {
   $("record-link-final").setAttribute("download", `minodice-${S.code}.json`);
   // "Review this game": the replay page (replay.html) of this table.
   $("review-link").href = `/replay.html#table=${encodeURIComponent(S.code)}`;
-  $("rematch-btn").hidden = S.seat === null && !S.table?.rematch;
-  $("rematch-btn").textContent = t(S.table?.rematch ? "podium.rematch_go" : "podium.rematch");
-  const winners = order.filter((i) => places[i] === 1).map((i) => plainName(i));
-  $("rematch-status").textContent = S.table?.rematch
-    ? t("podium.rematch_ready", { code: S.table.rematch })
-    : t("podium.winner", { names: nameList(winners), n: winners.length });
-}
-
-export async function onRematch() {
-  if (S.table?.rematch) return followRematch(S.table.rematch);
-  try {
-    $("rematch-btn").disabled = true;
-    const res = await api.rematch(S.code, hostToken());
-    await followRematch(res.code);
-  } catch (err) {
-    $("rematch-btn").disabled = false;
-    showError(err);
-  }
-}
-
-// A rematch table keeps the same seats and tokens: copy the cookies and go there.
-async function followRematch(code) {
-  if (!code || code === S.code) return;
-  const host = getCookie(`mdh_${S.code}`);
-  if (host) setCookie(`mdh_${code}`, host);
-  const token = S.token;
-  saveToken(code, token, S.seat);
-  history.pushState({}, "", api.invitePath(code));
-  await enterTable(code, token);
+  // Who won, the moment of the game and the rematch (finale.js).
+  renderFinale(order, places, totals);
 }

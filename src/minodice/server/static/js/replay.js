@@ -8,6 +8,7 @@
 // and a graph of expected score over the game marks the mistakes and blunders.
 // The page holds no rule: what it shows is in the record (winners and scores are its derived
 // fields) and in the analysis.
+import { isolateIn } from "./bidi.js";
 import { blankDieSVG, dieInfo, dieName, dieSVG, faceName, setDiceTable } from "./dice.js";
 import { $, el, flashError as showError } from "./dom.js";
 import { currentLanguage, formatNumber, onLanguage, pickLanguage, setLanguage, t, translateTree } from "./i18n.js";
@@ -33,6 +34,8 @@ const R = {
 
 const n = () => R.record.seats.length;
 const seatName = (i) => String(R.record.seats[i]?.name ?? t("lobby.seat_n", { n: i + 1 }));
+// A sentence with the players' names in it, each isolated (<bdi>: a right-to-left name keeps its place).
+const withNames = (text) => isolateIn(text, R.record.seats.map((_, i) => seatName(i)));
 const isInt = (x) => Number.isInteger(x);
 
 function signed(x) {
@@ -368,7 +371,7 @@ function render() {
   slider.value = String(k);
   slider.setAttribute("aria-valuetext", t("replay.step_of", { n: k + 1, of: R.steps.length }) + ": " + text);
   $("step-count").textContent = t("replay.step_of", { n: k + 1, of: R.steps.length });
-  $("step-line").textContent = text;
+  $("step-line").replaceChildren(withNames(text));
   for (const id of ["first-step", "prev-hand", "prev-trick", "prev-step"]) $(id).disabled = k === 0;
   for (const id of ["next-step", "next-trick", "next-hand", "last-step"]) $(id).disabled = k === last();
   renderTrick(state);
@@ -576,7 +579,7 @@ function decisionCard(d) {
   const label = LABELS.includes(d.label) ? d.label : "fine";
   const card = el("article", { class: `decision label-${label}`, "data-seat": d.seat });
   const head = d.kind === "bid" ? t("replay.decision_bid", { name: seatName(d.seat) }) : t("replay.decision_roll", { name: seatName(d.seat) });
-  card.append(el("h4", {}, el("span", { text: head }), el("span", { class: `label label-${label}`, text: t(`replay.label.${label}`) })));
+  card.append(el("h4", {}, el("span", {}, withNames(head)), el("span", { class: `label label-${label}`, text: t(`replay.label.${label}`) })));
   if (label === "forced") {
     card.append(el("p", { text: t("replay.forced_note", { choice: choiceText(d.kind, d.made) }) }));
     return card;
@@ -667,7 +670,7 @@ function renderGraphs() {
     const faces = seatReview.split?.faces;
     const luck = typeof faces === "number" && Number.isFinite(faces)
       ? ` · ${t("replay.graph_luck", { luck: (faces > 0 ? "+" : "") + fmt(faces) })}` : "";
-    fig.append(el("figcaption", { text: caption + luck }));
+    fig.append(el("figcaption", {}, withNames(caption + luck)));
     if (!pts.length) {
       box.append(fig);
       continue;

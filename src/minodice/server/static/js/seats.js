@@ -1,10 +1,11 @@
 // The seats around the table: where each sits (this seat at the bottom, the others
 // clockwise in play order), an avatar of its own, the name in full, bid and tricks, score,
 // the "to act" mark and the turn timer. Who is to act comes from the server.
+import { bdi, listNodes, nameNode, tn } from "./bidi.js";
 import { giveToBot } from "./lobby.js";
 import { $, el } from "./dom.js";
-import { nameList, t } from "./i18n.js";
-import { S, amHost, botLabel, handedOver, plainName, seatName } from "./state.js";
+import { t } from "./i18n.js";
+import { S, amHost, botLabel, handedOver, plainName } from "./state.js";
 
 // Places around the felt for each table size, starting with the seat at the bottom and going
 // clockwise: a grid of 3 × 3 cells around the middle one (see .felt in css/app.css).
@@ -59,7 +60,7 @@ function seatBadges(i) {
   else if (seatInfo && seatInfo.connected === false) {
     badges.append(el("span", { class: "badge off", text: t("lobby.away") }));
     if (amHost()) {
-      badges.append(el("button", { type: "button", class: "small", text: t("game.give_to_bot"), onclick: () => giveToBot(i, "greedy") }));
+      badges.append(el("button", { type: "button", class: "small", text: t("game.give_to_bot"), onclick: () => giveToBot(i, S.table?.level || "medium") }));
     }
   }
   return badges.childNodes.length ? badges : null;
@@ -78,8 +79,12 @@ export function renderSeats(v, d, bidding, toAct, winning) {
         "li",
         { class: cls, "data-seat": i, "data-place": seatPlace(i, v.seats), "aria-current": acting ? "true" : null },
         el("span", { class: "avatar", "data-colour": i, "aria-hidden": "true", text: initials(plainName(i)) }),
-        el("span", { class: "pname", text: seatName(i) }),
-        el("span", { class: "ptotal", title: t("game.total"), text: t("game.points", { n: v.totals[i] }) }),
+        el(
+          "span",
+          { class: "phead" },
+          el("span", { class: "pname" }, nameNode(i)),
+          el("span", { class: "ptotal", title: t("game.total"), text: t("game.points", { n: v.totals[i] }) }),
+        ),
         bidLine(v, d, bidding, i),
         acting ? el("span", { class: "act-mark", text: t("game.to_act") }) : null,
         i === winning ? el("span", { class: "pbid win-mark", text: t("game.winning_now") }) : null,
@@ -119,11 +124,11 @@ export function renderTimer() {
       badge.hidden = false;
     }
   });
-  const text = [...groups.entries()]
+  const lines = [...groups.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([n, list]) => t("game.deadline", { names: nameList(list.map(plainName)), n }))
-    .join(" ");
-  if (box.textContent !== text) box.textContent = text;
+    .map(([n, list]) => tn("game.deadline", { names: listNodes(list.map((i) => bdi(plainName(i)))), n }));
+  const text = lines.map((f) => f.textContent).join(" ");
+  if (box.textContent !== text) box.replaceChildren(...lines.flatMap((f, k) => (k ? [" ", f] : [f])));
   box.hidden = !text;
   if (next < Infinity) timerTick = setTimeout(renderTimer, Math.min(next, 1000) + 20);
 }

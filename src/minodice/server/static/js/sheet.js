@@ -3,6 +3,7 @@
 // dice table and the seat limits (/api/options); this page holds no rule. It keeps the
 // sheet (in localStorage, so it survives a reload), shows it, and puts every refusal,
 // reason, bonus and foul in the player's language from its code ("code.<code>").
+import { bdi, isolateIn, tn } from "./bidi.js";
 import { codeText } from "./codes.js";
 import { dieName, faceName } from "./dice.js";
 import { $, el, flashError as showError } from "./dom.js";
@@ -249,7 +250,7 @@ function handLine(name, i, bonuses) {
     fields.push(el("label", { class: "check" }, mermaid, el("span", { text: t("pad.mermaid") })));
     fields.push(labelled(t("pad.griffins"), number(`griffins-${i}`, "griffins")));
   }
-  return el("fieldset", { class: "pad-line" }, el("legend", { text: name }), ...fields);
+  return el("fieldset", { class: "pad-line" }, el("legend", {}, bdi(name, "name")), ...fields);
 }
 
 function renderHandForm() {
@@ -328,7 +329,7 @@ async function onAddHand(event) {
 
 function showRefusal(text) {
   const box = $("hand-error");
-  box.textContent = text;
+  box.replaceChildren(isolateIn(text, S.sheet?.players || [])); // the players' names isolated
   box.hidden = false;
 }
 
@@ -342,7 +343,7 @@ function headRow(players, leaders) {
       el(
         "th",
         { scope: "col", class: lead ? "leader" : "" },
-        name,
+        bdi(name, "name"),
         lead ? el("span", { class: "badge win", text: t("pad.leader") }) : null,
       ),
     );
@@ -672,14 +673,14 @@ function renderVerdict() {
   }
   const w = v.rolls[v.winner];
   const what = t("die_shows", { die: dieName(w.die), face: faceName(w.face) });
-  box.append(el("p", { class: "ref-winner", text: t("ref.winner", { name: v.winner_name, what }) }));
+  box.append(el("p", { class: "ref-winner" }, tn("ref.winner", { name: bdi(v.winner_name, "name"), what })));
   box.append(el("p", { class: "ref-why", text: t("ref.why", { why: reasonText(v.reason) }) }));
   if (v.lead) box.append(el("p", { text: t("ref.lead", { die: dieName(v.lead) }) }));
   if (v.bonus_reason) {
     const why = reasonText(v.bonus_reason);
-    box.append(el("p", { class: "ref-bonus", text: t("ref.bonus", { name: v.winner_name, why }) }));
+    box.append(el("p", { class: "ref-bonus" }, tn("ref.bonus", { name: bdi(v.winner_name, "name"), why })));
   }
-  const fouls = v.fouls.map((f) => el("li", { text: t("ref.foul", { name: v.names[f.roll], why: reasonText(f.reason) }) }));
+  const fouls = v.fouls.map((f) => el("li", {}, tn("ref.foul", { name: bdi(v.names[f.roll], "name"), why: reasonText(f.reason) })));
   if (fouls.length) box.append(el("ul", { class: "ref-fouls" }, ...fouls));
   else if (v.checked) box.append(el("p", { text: t("ref.no_fouls") }));
 }

@@ -2,16 +2,20 @@
 // this seat's bid pad and rack of dice. Everything rule-shaped — whose roll it is, the lead
 // colour, which roll leads and why, which dice may be rolled and why not, bonuses — is read
 // from the server's view and events (docs/server-protocol.md) and put into words from its codes.
+// A move (a bid, a roll) is sent once: the pad and rack lock until the server answers it (its ack
+// or its refusal, by the frame's id); a refusal is said next to them (#move-note), never at the top
+// of the page. Names people typed are isolated (bidi.js), whatever their script.
 import * as api from "./api.js";
-import { reasonText } from "./codes.js";
-import { blankDieSVG, dieName, dieSVG, faceName } from "./dice.js";
+import { bdi, listNodes, nameNode, tn } from "./bidi.js";
+import { errorText, reasonText } from "./codes.js";
+import { blankDieSVG, dieName, dieSVG } from "./dice.js";
 import { $, el } from "./dom.js";
-import { formatNumber, nameList, t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import { digest } from "./net.js";
 import { renderLog, renderSheet } from "./podium.js";
 import { renderSeats, seatPlace } from "./seats.js";
 import {
-  S, botLabel, handedOver, isBot, plainName, reducedMotion, seatName, showError, toast,
+  S, botLabel, handedOver, isBot, plainName, seatName, showError,
 } from "./state.js";
 
 export { renderTimer } from "./seats.js";
@@ -36,10 +40,10 @@ export function renderGame() {
     : t("game.hand_trick", { hand: v.hand, hands: v.hands, trick: trickNo, n: v.hand });
   let turn = "";
   if (myTurnBid) turn = t("game.your_bid");
-  else if (bidding) turn = t("game.waiting_bids", { names: nameList(waitingBidders()) });
+  else if (bidding) turn = tn("game.waiting_bids", { names: listNodes(waitingBidders()) });
   else if (myTurnRoll) turn = t("game.your_roll");
-  else if (toRoll !== null) turn = t(isBot(toRoll) ? "game.bot_rolling" : "game.their_roll", { name: plainName(toRoll) });
-  $("turn-info").textContent = turn;
+  else if (toRoll !== null) turn = tn(isBot(toRoll) ? "game.bot_rolling" : "game.their_roll", { name: bdi(plainName(toRoll)) });
+  setNodes($("turn-info"), turn);
   renderHandedOver(handed);
 
   const leading = cur ? v.trick?.leading : null;
@@ -77,9 +81,19 @@ export async function reclaimSeat() {
   }
 }
 
+// The seats still to bid, as nodes ("you" for this page's own seat).
 function waitingBidders() {
   const v = S.view;
-  return v.bid_placed.map((b, i) => (b ? null : i)).filter((i) => i !== null).map((i) => (i === S.seat ? t("you") : plainName(i)));
+  return v.bid_placed.map((b, i) => (b ? null : i)).filter((i) => i !== null).map((i) => (i === S.seat ? t("you") : bdi(plainName(i))));
+}
+
+// Text or nodes into an element, rewritten only when what it says changes (a live region is not
+// read out again for nothing).
+function setNodes(node, content) {
+  const text = typeof content === "string" ? content : content.textContent;
+  if (node.dataset.said === text && node.textContent === text) return;
+  node.dataset.said = text;
+  node.replaceChildren(content);
 }
 
 // The trick to show: the one in play (with the server's trick state), else the last one
@@ -118,21 +132,25 @@ function renderTrick(v, d, cur, toRoll) {
   $("trick-h").textContent = shown ? shown.title : t("game.no_trick_yet");
   if (!shown) {
     $("lead-info").textContent = "";
+    $("lead-info").removeAttribute("title");
     $("trick-result").textContent = "";
     return;
   }
-  $("lead-info").textContent = shown.lead ? t("game.lead", { colour: dieName(shown.lead) }) : t("game.no_lead");
+  // The lead colour in two words; the rule in full for screen readers and on hover.
+  const leadRule = shown.lead ? t("game.lead", { colour: dieName(shown.lead) }) : t("game.no_lead");
+  const leadShort = shown.lead ? t("game.lead_short", { colour: dieName(shown.lead) }) : t("game.no_lead_short");
+  $("lead-info").title = leadRule;
+  $("lead-info").replaceChildren(el("span", { "aria-hidden": "true", text: leadShort }), el("span", { class: "sr-only", text: leadRule }));
   const finished = shown.winner !== null;
-  const sweepNow = finished && S.sweep === key && !reducedMotion();
   shown.rolls.forEach((r, idx) => {
     const fresh = S.fresh.delete(`${shown.hand}:${shown.no}:${r.seat}`);
-    const cls = [idx === best ? "winning" : "", fresh ? "rolling" : "", finished && !sweepNow && S.swept.has(key) ? "swept" : ""];
+    const cls = [idx === best ? "winning" : "", fresh ? "rolling" : ""];
     ol.append(
       el(
         "li",
         { class: cls.join(" ").trim(), "data-seat": r.seat, "data-place": seatPlace(r.seat, v.seats) },
         el("span", { class: "die-wrap", html: dieSVG(r.die, r.face) }),
-        el("span", { class: "who", text: seatName(r.seat) }),
+        el("span", { class: "who" }, nameNode(r.seat)),
         idx === best ? el("span", { class: "lead-mark", text: finished ? "★" : `★ ${t("game.leads_mark")}` }) : null,
       ),
     );
@@ -147,39 +165,29 @@ function renderTrick(v, d, cur, toRoll) {
         "li",
         { class: `pending ${seat === toRoll ? "next" : ""}`.trim(), "data-seat": seat, "data-place": seatPlace(seat, v.seats) },
         el("span", { class: "die-wrap", html: blankDieSVG(`${seatName(seat)}: ${label}`) }),
-        el("span", { class: "who", text: seatName(seat) }),
+        el("span", { class: "who" }, nameNode(seat)),
       ),
     );
   }
-  $("trick-result").textContent = trickResult(shown, best);
-  if (sweepNow) sweep(ol, shown, key);
+  setNodes($("trick-result"), trickResult(shown, best));
+  if (finished && S.sweep === key) took(shown.winner);
 }
 
-// The end of a trick: after a moment to read it, its dice fly to the winner's seat.
-function sweep(ol, shown, key) {
+// The end of a trick: its dice stay where they landed, in full, until the next trick's first
+// roll (its result is read there, also through a long wait); the winner's seat lights up.
+function took(seat) {
   S.sweep = null;
-  S.swept.add(key);
-  setTimeout(() => {
-    const target = document.querySelector(`#players [data-seat="${shown.winner}"] .avatar`);
-    if (!target || !ol.isConnected) return;
-    const to = target.getBoundingClientRect();
-    for (const li of ol.querySelectorAll("li:not(.pending)")) {
-      const from = li.querySelector(".die-wrap").getBoundingClientRect();
-      li.style.setProperty("--sweep-x", `${to.left + to.width / 2 - (from.left + from.width / 2)}px`);
-      li.style.setProperty("--sweep-y", `${to.top + to.height / 2 - (from.top + from.height / 2)}px`);
-      li.classList.add("sweep");
-    }
-  }, 450);
+  document.querySelector(`#players [data-seat="${seat}"]`)?.classList.add("took");
 }
 
 // Who won (or leads) the trick and why, and the bonus and why: the server's reasons in words.
 function trickResult(shown, best) {
   if (best === null || best < 0) return "";
   const why = reasonText(shown.reason);
-  let text = shown.winner !== null
-    ? t("game.trick_won_by", { name: seatName(shown.winner), why })
-    : t("game.winning_so_far", { name: seatName(shown.rolls[best].seat), why });
-  if (shown.bonusWhy) text += ` ${t("game.bonus_line", { why: reasonText(shown.bonusWhy) })}`;
+  const text = shown.winner !== null
+    ? tn("game.trick_won_by", { name: nameNode(shown.winner), why })
+    : tn("game.winning_so_far", { name: nameNode(shown.rolls[best].seat), why });
+  if (shown.bonusWhy) text.append(` ${t("game.bonus_line", { why: reasonText(shown.bonusWhy) })}`);
   return text;
 }
 
@@ -188,8 +196,11 @@ function renderBidPad(v, d, bidding, myTurnBid) {
   $("spectator").hidden = !spectator;
   $("me-h").hidden = spectator;
   $("bid-pad").hidden = !myTurnBid;
+  // The bid's rule in full; on a phone its first words ("Bid 0 to 6.").
+  $("bid-prompt").replaceChildren(...(myTurnBid
+    ? [el("span", { class: "wide-only", text: t("game.bid_prompt", { n: v.hand }) }), el("span", { class: "phone-only", text: t("game.bid_prompt_short", { n: v.hand }) })]
+    : []));
   if (myTurnBid) {
-    $("bid-prompt").textContent = t("game.bid_prompt", { n: v.hand });
     const box = $("bid-buttons");
     const wanted = v.legal.map(String).join(",");
     if (box.dataset.bids !== wanted) {
@@ -201,18 +212,24 @@ function renderBidPad(v, d, bidding, myTurnBid) {
       }
       if (!document.activeElement?.closest?.(".me-area")) box.querySelector("button")?.focus({ preventScroll: true });
     }
+    // While a bid is on its way the pad is locked (every button says so; the one sent is marked).
+    const sent = pending?.kind === "bid" ? pending.value : null;
+    box.classList.toggle("locked", !!pending);
+    box.setAttribute("aria-busy", String(!!pending));
+    for (const button of box.querySelectorAll("button")) {
+      button.classList.toggle("chosen", sent !== null && Number(button.dataset.bid) === sent);
+      if (pending) button.setAttribute("aria-disabled", "true");
+      else button.removeAttribute("aria-disabled");
+    }
   }
   const waiting = $("bid-waiting");
   if (bidding && !myTurnBid && !spectator && d.myBid !== null && !handedOver()) {
-    waiting.textContent = t("game.bid_sent_waiting", { bid: d.myBid, names: nameList(waitingBidders()) });
+    setNodes(waiting, tn("game.bid_sent_waiting", { bid: d.myBid, names: listNodes(waitingBidders()) }));
   } else if (!bidding && d.revealed) {
-    waiting.textContent = t("game.bids_revealed", {
-      list: d.revealed.map((b, i) => t("game.name_bid", { name: seatName(i), bid: b })).join(" · "),
-      sum: d.revealed.reduce((a, b) => a + b, 0),
-      n: v.hand,
-    });
+    // The bids' sum against the tricks to win (each seat's card says its own bid; the log lists them).
+    setNodes(waiting, t("game.bids_total", { sum: d.revealed.reduce((a, b) => a + b, 0), n: v.hand }));
   } else {
-    waiting.textContent = "";
+    setNodes(waiting, "");
   }
 }
 
@@ -227,10 +244,13 @@ function renderDice(v, myTurnRoll) {
   const lead = v.trick?.lead;
   $("roll-prompt").textContent = !myTurnRoll ? "" : Object.keys(refusals).length && lead ? t("game.roll_follow", { colour: dieName(lead) }) : t("game.roll_any");
   const ul = $("my-dice");
-  const focusedDie = document.activeElement?.dataset?.index;
+  const focusedDie = document.activeElement?.closest?.("#my-dice") ? document.activeElement.dataset.index : undefined;
+  const sent = pending?.kind === "roll" ? pending.value : null;
   ul.textContent = "";
+  ul.classList.toggle("locked", !!pending);
+  ul.setAttribute("aria-busy", String(!!pending));
   held.forEach((die, i) => {
-    const ok = legal.has(die);
+    const ok = legal.has(die) && !pending;
     const why = reasonText(refusals[die]);
     // The button's name starts with what it shows ("Yellow … key 1"); the reason it may not be
     // rolled is its description (shown on hover and focus).
@@ -239,25 +259,26 @@ function renderDice(v, myTurnRoll) {
       "button",
       {
         type: "button",
-        class: `die-btn ${ok ? "legal" : ""} ${myTurnRoll ? "" : "held"} ${why ? "refused" : ""}`,
+        class: `die-btn ${ok ? "legal" : ""} ${myTurnRoll ? "" : "held"} ${why ? "refused" : ""} ${sent === i ? "chosen" : ""}`,
         "data-die": die,
         "data-index": i,
         "aria-disabled": ok ? null : "true",
         "aria-keyshortcuts": ok && i < 9 ? String(i + 1) : null,
         "aria-describedby": whyId,
-        onclick: () => (ok ? sendRoll(die) : why ? toast(t("game.cannot_roll_now", { why })) : null),
+        onclick: () => (ok ? sendRoll(die, i) : why && !pending ? moveNote(t("game.cannot_roll_now", { why })) : null),
       },
       el("span", { class: "die-wrap", "aria-hidden": "true", html: dieSVG(die) }),
       el("span", { class: "dname", text: dieName(die) }),
       el("span", { class: "sr-only", text: ` (${facesText(die)})${ok ? `: ${t("game.roll_it")}` : why ? `: ${t("game.not_now")}` : ""}` }),
       why ? el("span", { class: "why", id: whyId, "aria-hidden": "true", text: why }) : null,
-      ok && i < 9 ? el("span", { class: "key", text: t("game.key_hint", { key: i + 1 }) }) : null,
+      // "key 1", the digit shown in the tile's corner (the words stay in the button's name).
+      ok && i < 9 ? el("span", { class: "key key-hint" }, tn("game.key_hint", { key: el("kbd", { text: String(i + 1) }) })) : null,
     );
     ul.append(el("li", {}, btn));
   });
   if (!held.length && !spectator) ul.append(el("li", { class: "status", text: t("game.no_dice") }));
-  if (focusedDie !== undefined) ul.querySelector(`[data-index="${focusedDie}"]`)?.focus();
-  else if (myTurnRoll && !document.activeElement?.closest?.(".me-area")) ul.querySelector("button.legal")?.focus({ preventScroll: true });
+  if (focusedDie !== undefined) ul.querySelector(`[data-index="${focusedDie}"]`)?.focus({ preventScroll: true });
+  else if (myTurnRoll && !pending && !document.activeElement?.closest?.(".me-area")) ul.querySelector("button.legal")?.focus({ preventScroll: true });
 }
 
 function facesText(die) {
@@ -300,6 +321,7 @@ export async function showHint() {
       return;
     }
     box.textContent = "";
+    box.append(el("button", { type: "button", class: "hint-close", "aria-label": t("close"), title: t("close"), onclick: closeHint }));
     if (a.kind === "roll") box.append(...rollHint(a));
     else box.append(...bidHint(a));
   } catch (err) {
@@ -343,22 +365,118 @@ function rollHint(a) {
     el("p", { class: "hint-note", text: t("hint.roll_note", { bot: botLabel(a.bot) }) })];
 }
 
-async function sendBid(b) {
-  try {
-    for (const btn of $("bid-buttons").querySelectorAll("button")) btn.disabled = true;
-    $("bid-buttons").dataset.bids = "";
-    await S.conn.send({ type: "bid", bid: b });
-  } catch (err) {
-    showError(err);
-  }
+function closeHint() {
+  $("hint-box").hidden = true;
+  $("hint-button").focus({ preventScroll: true });
 }
 
-async function sendRoll(die) {
+// --- moves: sent once, locked until the server answers ------------------------------------------
+
+// The move on its way: {kind: "bid"|"roll", value, id} (id: the frame's, which the answer carries as ref).
+let pending = null;
+let pendingTimer = null;
+const ANSWER_MS = 8000; // no answer by then (a lost frame): the controls come back
+
+function lock(kind, value, send) {
+  if (pending) return false; // a second press while the first is on its way: nothing is sent
+  moveNote("");
+  pending = { kind, value, id: null };
+  renderGame();
   try {
-    for (const btn of $("my-dice").querySelectorAll("button")) btn.setAttribute("aria-disabled", "true");
-    for (const btn of $("my-dice").querySelectorAll("button.legal")) btn.classList.remove("legal");
-    await S.conn.send({ type: "roll", die });
+    pending.id = send();
   } catch (err) {
-    showError(err);
+    pending = null;
+    renderGame();
+    moveNote(errorText(err));
+    return false;
   }
+  clearTimeout(pendingTimer);
+  pendingTimer = setTimeout(giveUp, ANSWER_MS);
+  return true;
 }
+
+// No answer in time: the controls come back, unless frames are still waiting their turn to be
+// shown (the answer may be among them, behind a trick's result).
+function giveUp() {
+  if (S.queue.length || S.busy) pendingTimer = setTimeout(giveUp, 1000);
+  else unlock();
+}
+
+function unlock() {
+  clearTimeout(pendingTimer);
+  if (!pending) return;
+  pending = null;
+  if (S.screen === "game") renderGame();
+}
+
+/** A frame from the server, in its turn (net.js): true when it was the answer to the move on its
+ * way and nothing else is to be done with it. An ack: the move was carried out (its state came
+ * before it). An error with its ref: refused, said next to the rack or pad. A welcome: a new
+ * connection, where the old frame's answer will never come. */
+export function moveAnswer(msg) {
+  if (msg?.type === "welcome") {
+    unlock();
+    return false;
+  }
+  if (msg?.type === "ack") {
+    if (pending && msg.ref === pending.id) unlock();
+    return true; // acks of other frames (chat) have nothing to show
+  }
+  if (msg?.type === "error" && pending && msg.ref !== undefined && msg.ref === pending.id) {
+    unlock();
+    moveNote(errorText({ code: msg.code, message: msg.message, params: msg.params || {} }));
+    return true;
+  }
+  return false;
+}
+
+/** Say something about the move where it was made (over the rack's edge), for a few seconds; "" clears it. */
+let noteTimer = null;
+export function moveNote(text) {
+  const box = $("move-note");
+  clearTimeout(noteTimer);
+  box.textContent = "";
+  if (!text) return;
+  box.textContent = text;
+  noteTimer = setTimeout(() => (box.textContent = ""), 5000);
+}
+
+function sendBid(b) {
+  lock("bid", b, () => S.conn.send({ type: "bid", bid: b }));
+}
+
+function sendRoll(die, index) {
+  lock("roll", index, () => S.conn.send({ type: "roll", die }));
+}
+
+// --- the page around the table -------------------------------------------------------------------
+
+// Key hints show where a keyboard is used: the last input says which (css: html.kbd, html.touch).
+function lastInput(kind) {
+  const root = document.documentElement.classList;
+  root.toggle("kbd", kind === "kbd");
+  root.toggle("touch", kind === "touch");
+}
+document.addEventListener("keydown", (ev) => {
+  if (!["Shift", "Control", "Alt", "Meta"].includes(ev.key)) lastInput("kbd");
+}, true);
+document.addEventListener("pointerdown", (ev) => lastInput(ev.pointerType === "mouse" ? "mouse" : "touch"), true);
+
+// A panel's close button (help, sheet, log) presses the button that opened it; Escape closes the
+// last one open over the game.
+document.addEventListener("click", (ev) => {
+  const close = ev.target.closest?.("[data-close]");
+  if (!close) return;
+  const opener = $(close.dataset.close);
+  opener?.click();
+  opener?.focus({ preventScroll: true });
+});
+document.addEventListener("keydown", (ev) => {
+  if (ev.key !== "Escape" || S.screen !== "game") return;
+  if (!$("hint-box").hidden) return closeHint();
+  const open = [...document.querySelectorAll("#side .drawer:not([hidden]) [data-close]")].pop();
+  if (open) {
+    ev.preventDefault();
+    open.click();
+  }
+});
