@@ -7,8 +7,8 @@ Starts its own `minodice serve` on a free port with a temporary database, plays 
 (Ana in the browser, three bots) and captures: home (create form), lobby (waiting for a
 friend), bidding (with the hint), rolling (a trick on the table), end of trick, a hand's
 summary, end of hand (with the score sheet), the podium, the game's replay (with an analysis of Ana's decisions when
-`minodice.review` is there) on a laptop and a phone, a 6-seat table on a phone, and the
-score-sheet page.
+`minodice.review` is there) on a laptop and a phone, a 6-seat table on a phone, a table of
+right-to-left names, and the score-sheet page.
 Not a test: the tests write their pictures to a temporary folder and never touch docs/.
 """
 
@@ -86,7 +86,6 @@ def play_and_capture(page: Page, out: Path) -> None:
     while page.locator("#screen-podium").is_hidden():
         if time.monotonic() > deadline:
             raise SystemExit("the game did not reach the podium in time")
-        hand = page.locator("#hand-info").text_content() or ""
         summary = page.locator("#hand-summary")
         if "hand-summary" in wanted and summary.count() and int(summary.get_attribute("data-hand") or 0) >= 3:
             page.wait_for_timeout(400)  # its entrance is over
@@ -160,6 +159,27 @@ def capture_replay(browser: Any, page: Page, out: Path, tmp: Path) -> None:
     phone.close()
 
 
+def capture_rtl(browser: Any, server: Server, out: Path) -> None:
+    """A table of people who write right to left (an Arabic and a Hebrew name, a message in Arabic),
+    bidding: every name keeps its own direction in the seats, the lobby's chat and the log."""
+    t = server.post("/api/tables", {"seats": 4, "bots": [None, None, "greedy", "greedy"], "name": "ليلى حسن"})
+    code = t["table"]["code"]
+    david = server.post(f"/api/tables/{code}/join", {"name": "דוד כהן"})
+    server.post(f"/api/tables/{code}/start", {}, t["host_token"])
+    ctx = browser.new_context(viewport=LAPTOP, reduced_motion="reduce", locale="en-US")
+    page = ctx.new_page()
+    page.goto(f"{server.base}/#table={code}&token={david['token']}")
+    page.wait_for_selector("#bid-pad:not([hidden])")
+    page.fill("#chat-input", "مرحبا! 3 tricks for me")
+    page.press("#chat-input", "Enter")
+    page.locator("#bid-buttons button").nth(1).click()
+    page.keyboard.press("l")
+    page.wait_for_selector("#log-wrap:not([hidden]) #log li")
+    page.wait_for_timeout(300)
+    shot(page, out, "rtl-table")
+    ctx.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default=str(ROOT / "docs" / "screenshots"))
@@ -207,6 +227,8 @@ def main() -> None:
             page.wait_for_timeout(300)
             shot(page, out, "phone")
             phone.close()
+
+            capture_rtl(browser, server, out)
 
             sheet = browser.new_context(viewport=LAPTOP, reduced_motion="reduce", locale="en-US").new_page()
             sheet.goto(server.base + "/sheet.html")

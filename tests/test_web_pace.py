@@ -10,10 +10,12 @@ a spectator with reduced motion watches the same table. Two hands: 3 tricks, 2 s
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from minodice.server.settings import Settings
 from test_server_common import ServerProcess, make_table, start
@@ -21,8 +23,9 @@ from test_web_table import LAPTOP, PHONE, _shot
 
 TRICK_PAUSE, HAND_PAUSE = Settings.trick_pause, Settings.hand_pause  # the defaults: measured as they are
 
-#: Notes, each animation frame, when the trick's result line, the hand's summary, the bid pad and the
-#: podium change: window.__pace = [{t, k, v}] (t: performance.now() ms).
+#: Notes when the trick's result line, the hand's summary, the bid pad and the podium change:
+#: window.__pace = [{t, k, v}] (t: performance.now() ms). A MutationObserver looks at the end of the
+#: very task that changed the page (an animation frame can come late on a busy machine).
 WATCH = """(() => {
   const log = (window.__pace = []);
   let last = {};
@@ -38,10 +41,26 @@ WATCH = """(() => {
     };
     for (const k of Object.keys(now)) if (now[k] !== last[k]) log.push({ t: performance.now(), k, v: now[k] });
     last = now;
-    requestAnimationFrame(look);
   };
-  requestAnimationFrame(look);
+  const watch = () => {
+    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    look();
+  };
+  if (document.body) watch(); else document.addEventListener("DOMContentLoaded", watch);
 })();"""
+
+
+#: What Ana's page shows when it seems stuck (for the failure's message).
+STUCK = """(() => ({
+  hand: document.getElementById("hand-info").textContent,
+  turn: document.getElementById("turn-info").textContent,
+  pad: !document.getElementById("bid-pad").hidden,
+  bids: [...document.querySelectorAll("#bid-buttons button")].map((b) => [b.textContent, b.disabled]),
+  legal: document.querySelectorAll("#my-dice button.legal").length,
+  note: document.getElementById("move-note").textContent,
+  result: document.getElementById("trick-result").textContent,
+  pace: (window.__pace || []).slice(-6),
+}))()"""
 
 
 @pytest.fixture(scope="module")
@@ -98,16 +117,19 @@ def test_each_trick_result_holds_and_each_hand_ends_with_its_summary(server: Ser
     deadline = time.monotonic() + 75
     # Ana moves as soon as she may, until hand 3's bid pad comes (after hand 2's summary).
     while not (ana.locator("#bid-pad").is_visible() and "Hand 3" in (ana.locator("#hand-info").text_content() or "")):
-        assert time.monotonic() < deadline, "hand 3 did not come in time"
+        assert time.monotonic() < deadline, ("hand 3 did not come in time", ana.evaluate(STUCK))
         if not shot and ana.locator("#hand-summary[data-hand='2']").count():
             ana.wait_for_timeout(500)  # its entrance is over
             _shot(ana, "hand-summary")
             shot = True
-        bids = ana.locator("#bid-buttons button:not([disabled])")
-        if ana.locator("#bid-pad").is_visible() and bids.count():
-            bids.first.click(timeout=2_000)
-        elif ana.locator("#my-dice button.legal").count():
-            ana.locator("#my-dice button.legal").first.click(timeout=2_000)
+        bids = ana.locator("#bid-buttons button:not([disabled]):not([aria-disabled=true])")
+        dice = ana.locator("#my-dice button.legal:not([aria-disabled=true])")
+        # The pad or the rack may go between the look and the click (a move is under way): look again.
+        with contextlib.suppress(PlaywrightTimeout):
+            if ana.locator("#bid-pad").is_visible() and bids.count():
+                bids.first.click(timeout=2_000)
+            elif dice.count():
+                dice.first.click(timeout=2_000)
         ana.wait_for_timeout(40)
     watcher.wait_for_function("(window.__pace || []).some((e) => e.k === 'summary' && e.v === '2')")
     for page, errors in pages:
@@ -141,3 +163,27 @@ def test_each_trick_result_holds_and_each_hand_ends_with_its_summary(server: Ser
     assert shot
     for page, _ in pages:
         page.context.close()
+
+
+def test_a_move_clock_counts_down_on_the_seat_and_in_words(server: ServerProcess, browser: Any) -> None:
+    """A table with the fast clock: on her turn to bid Ana reads her time in words (15 s free and a
+    45 s bank), her seat's badge shows the same, and both count down between the server's frames."""
+    with server.api() as http:
+        t = make_table(http, 3, [None, "greedy", "greedy"], ["Ana"], clock="fast")
+        start(http, t["code"], t["host"])
+    ctx = browser.new_context(viewport=LAPTOP, locale="en-US")
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{server.base}/#table={t['code']}&token={t['tokens'][0]}")
+    page.wait_for_selector("#bid-pad:not([hidden]) #bid-buttons button")
+    page.wait_for_function("document.getElementById('screen-game').textContent.includes('Your time: 0:1')")
+    words = page.evaluate("[...document.querySelectorAll('.move-clock')].map((e) => e.textContent).join(' ')")
+    assert "+ bank 0:45" in words, words
+    badge = page.locator("#players .player.me .pclock")
+    first = badge.text_content() or ""
+    assert first.endswith("+ 0:45") and first.startswith("0:1"), first
+    page.wait_for_function(f"document.querySelector('#players .player.me .pclock').textContent !== {first!r}",
+                           timeout=3_000)
+    # The other seats are bots: no clock.
+    assert page.locator("#players .player:not(.me) .pclock").count() == 0
+    ctx.close()

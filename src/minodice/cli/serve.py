@@ -24,7 +24,7 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(help="Seconds from a bot's turn to its move, however long it thought.",
                             click_type=Finite(0))
-    ] = 0.8,
+    ] = 0.6,
     trick_pause: Annotated[
         float, typer.Option(help="Seconds a trick's result stays before the next bot rolls (and a move clock starts).",
                             click_type=Finite(0))
@@ -32,7 +32,7 @@ def serve(
     hand_pause: Annotated[
         float, typer.Option(help="Seconds more after a hand's last trick, for its summary, before the bots bid.",
                             click_type=Finite(0))
-    ] = 4.0,
+    ] = 3.0,
     clock_scale: Annotated[
         float, typer.Option(help="Multiply the move clocks' seconds (relaxed, normal, fast) by this: 0.5 halves them.",
                             click_type=Finite(0.001))

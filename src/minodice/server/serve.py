@@ -46,7 +46,8 @@ def listen_problem(host: str, port: int) -> str | None:
 
 def run(
     *, host: str, port: int, db: str, turn_timeout: float, bot_delay: float, idle_minutes: float,
-    trick_pause: float = 1.5, hand_pause: float = 4.0, clock_scale: float = 1.0, workers: int | None = None, secret_file: str | None = None, review_bot: str | None = None,
+    trick_pause: float, hand_pause: float, clock_scale: float, workers: int | None = None,
+    secret_file: str | None = None, review_bot: str | None = None,
 ) -> None:
     """Start the server (blocks until interrupted); exit 2 with the reason when the database or its key will not do."""
     import uvicorn

@@ -34,9 +34,9 @@ class Settings:
     db: str = "sqlite:///minodice.db"
     secret_file: str | None = None
     turn_timeout: float = 60.0
-    bot_delay: float = 0.8
+    bot_delay: float = 0.6
     trick_pause: float = 1.5
-    hand_pause: float = 4.0
+    hand_pause: float = 3.0
     clock_scale: float = 1.0  # the move clocks' seconds times this (`clocks.py`)
     idle_minutes: float = 120.0
     workers: int = field(default_factory=default_workers)
