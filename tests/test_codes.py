@@ -51,6 +51,7 @@ ROOTS = {
     "minodice.server.protocol.http_error",
     "minodice.table.refusal.Refusal",  # the score sheet's and the referee's
     "minodice.bots.spec.BotSpecError",  # a bot spec's refusals
+    "minodice.server.sealing.SeedKeyError",  # a server's secret key, at its start
 }
 #: What takes a `code` first that is not a registry code: a table's code, a websocket close code.
 NOT_REGISTRY = {

@@ -6,8 +6,9 @@
   sealed with a key kept outside the database. A server restarted with the key resumes every table
   exactly; without it, or with another key, it refuses to start (it would deal other dice); a table
   sealed with another key stays shut (503 `table_locked`) while the others resume.
-- A database made by the previous version (plain seeds) is sealed at start-up and its games go on
-  with exactly the dice of their plain seed.
+- A database made by an older version (plain seeds and bids) is sealed at start-up and its games go
+  on with exactly the dice of their plain seed. (Sealing itself, `s1:` databases and key rotation:
+  tests/test_server_sealing.py.)
 - A bot's move comes `--bot-delay` after its turn came, whether its roll was forced or chosen: a
   spectator's clock cannot tell the two apart.
 """
@@ -34,6 +35,7 @@ from minodice.dice import die_named
 from minodice.game import Bid, Game, Roll
 from minodice.rules import Rules
 from minodice.server.protocol import view_on_wire
+from minodice.server.sealing import Sealer
 from minodice.server.store import (
     MIGRATIONS,
     SeedKeyError,
@@ -65,15 +67,20 @@ def _db_bytes(db: Path) -> bytes:
 # Every connection of this test is closed before the next step: reading the database's files
 # (`_db_bytes`) from a process that still holds a connection would drop that connection's locks
 # (POSIX record locks end when any descriptor of the file is closed) and let it damage the file.
-def _row(db: Path, code: str) -> tuple[str, list[tuple[int, str, str]], dict[str, str], int]:
-    """A table's stored seed (as stored), actions, rules and first start, read straight from the file."""
+def _row(db: Path, code: str, secret: Path) -> tuple[str, list[tuple[int, str, str]], dict[str, str], int]:
+    """A table's stored seed (as stored), actions (bids opened with the key in `secret`), rules and first
+    start, read straight from the file."""
     with contextlib.closing(sqlite3.connect(db)) as conn, conn:
         seed, rules, first = conn.execute(
             "SELECT seed, rules, first_start FROM tables WHERE code = ?", (code,)
         ).fetchone()
-        actions = conn.execute(
-            "SELECT seat, kind, value FROM actions WHERE table_code = ? ORDER BY n", (code,)
+        stored = conn.execute(
+            "SELECT n, seat, kind, value FROM actions WHERE table_code = ? ORDER BY n", (code,)
         ).fetchall()
+    sealer = Sealer(read_key(secret))
+    actions = [(seat, kind, sealer.open_bid(code, n, seat, value) if kind == "bid" else value)
+               for n, seat, kind, value in stored]
+    assert all(value.startswith("s2:") for _, _, kind, value in stored if kind == "bid")
     return seed, actions, json.loads(rules), first
 
 
@@ -107,11 +114,12 @@ def _assert_no_seed(data: bytes, seed: str) -> None:
 def test_seal_hides_the_seed_and_only_its_key_opens_it() -> None:
     key, other = b"k" * 32, b"o" * 32
     sealed = seal_seed(key, "K7QH2M", "4242424242424242")
-    assert sealed.startswith("s1:") and len(sealed) == 35 and "4242424242424242" not in sealed
+    assert sealed.startswith("s2:") and len(sealed) == 51 and "4242424242424242" not in sealed
     assert unseal_seed(key, "K7QH2M", sealed) == "4242424242424242"
-    assert seal_seed(key, "K7QH2N", "4242424242424242") != sealed  # a pad per table
-    for wrong in [(other, "K7QH2M", sealed), (key, "K7QH2N", sealed), (key, "K7QH2M", sealed[:-1] + "0"),
-                  (key, "K7QH2M", "s1:zz")]:
+    assert seal_seed(key, "K7QH2M", "4242424242424242") != sealed  # a random nonce each time
+    flipped = sealed[:-1] + ("B" if sealed[-1] == "A" else "A")
+    for wrong in [(other, "K7QH2M", sealed), (key, "K7QH2N", sealed), (key, "K7QH2M", flipped),
+                  (key, "K7QH2M", "s1:zz"), (key, "K7QH2M", "s2:zz")]:
         with pytest.raises(SeedKeyError):
             unseal_seed(*wrong)
     assert unseal_seed(key, "OLD", "12345") == "12345"  # a plain seed of an older version
@@ -208,15 +216,16 @@ def test_seed_sealed_and_only_the_key_resumes(tmp_path: Path) -> None:
                      and any(tr["rolls"] for tr in ana.state["view"]["tricks"]))
             ana.pump(0.2)
             before = ana.state["view"]
-            stored, actions, rules, first = _row(db, code)
+            stored, actions, rules, first = _row(db, code, secret)
             seed = unseal_seed(read_key(secret), code, stored)
             # the key opens the real seed: it deals Ana exactly the dice she holds
             game = _replayed(seed, actions, rules, first, ["Ana", "Greedy 2", "Random 3"])
             assert view_on_wire(game.observe(0)) == before
             # ... and nothing on disk holds it in a form that deals dice without the key
-            assert stored.startswith("s1:") and len(stored) == 35
+            assert stored.startswith("s2:") and len(stored) == 51
             _assert_no_seed(_db_bytes(db), seed)
-            _assert_no_seed(_db_bytes(db), unseal_seed(read_key(secret), lobby["code"], _row(db, lobby["code"])[0]))
+            _assert_no_seed(_db_bytes(db), unseal_seed(read_key(secret), lobby["code"],
+                                                       _row(db, lobby["code"], secret)[0]))
         srv.kill()
         ana.close()
 
@@ -242,9 +251,9 @@ def test_seed_sealed_and_only_the_key_resumes(tmp_path: Path) -> None:
             play_out([ana])
             rec = http.get(f"/api/tables/{code}/record").json()
             assert record.check(rec) is None and len(rec["hands"]) == 8
-            _, actions, _, _ = _row(db, code)
+            _, actions, _, _ = _row(db, code, secret)
             done = _replayed(seed, actions, rules, first, ["Ana", "Greedy 2", "Random 3"])
-            assert rec == record.from_game(done, seat_info=[{}, {"bot": "greedy"}, {"bot": "random"}])
+            assert rec == record.from_game(done, seat_info=[{}, {"bot": "greedy", "auto_name": True}, {"bot": "random", "auto_name": True}])
             ana.close()
     finally:
         srv.stop()
@@ -301,14 +310,17 @@ def test_an_old_database_with_plain_seeds_is_sealed_and_plays_on(tmp_path: Path)
     seed = "5550123498765"
     token, game = _old_database(db, seed)
     assert seed.encode() in _db_bytes(db) and _mode(db) == 0o644
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        bids = conn.execute("SELECT count(*) FROM actions WHERE kind = 'bid'").fetchone()[0]
     log = tmp_path / "server.log"
     srv = ServerProcess(f"sqlite:///{db}", log).start()
     try:
         text = log.read_text()
-        assert "Sealed the plain seeds of 1 tables" in text and f"New secret key written to {db}.key" in text
+        assert f"Sealed {1 + bids} seeds and bids saved by an older version" in text
+        assert f"New secret key written to {db}.key" in text
         assert _mode(db) == 0o600 and _mode(tmp_path / "old.db.key") == 0o600
-        stored, actions, rules, first = _row(db, "OLDGAM")
-        assert stored.startswith("s1:")
+        stored, actions, rules, first = _row(db, "OLDGAM", tmp_path / "old.db.key")
+        assert stored.startswith("s2:")
         assert unseal_seed(read_key(tmp_path / "old.db.key"), "OLDGAM", stored) == seed
         _assert_no_seed(_db_bytes(db), seed)  # the old text is scrubbed from the file and its log
         with srv.api() as http:
@@ -317,9 +329,9 @@ def test_an_old_database_with_plain_seeds_is_sealed_and_plays_on(tmp_path: Path)
             play_out([ana])
             rec = http.get("/api/tables/OLDGAM/record").json()
             assert record.check(rec) is None and len(rec["hands"]) == 8
-            _, actions, _, _ = _row(db, "OLDGAM")
+            _, actions, _, _ = _row(db, "OLDGAM", tmp_path / "old.db.key")
             done = _replayed(seed, actions, rules, first, ["Ana", "Greedy 2", "Random 3"])
-            assert rec == record.from_game(done, seat_info=[{}, {"bot": "greedy"}, {"bot": "random"}])
+            assert rec == record.from_game(done, seat_info=[{}, {"bot": "greedy", "auto_name": True}, {"bot": "random", "auto_name": True}])
             ana.close()
     finally:
         srv.stop()
@@ -357,7 +369,7 @@ def test_forced_and_chosen_bot_rolls_take_the_same_time(tmp_path: Path) -> None:
             watcher.close()
     finally:
         srv.stop()
-    stored, actions, rules, first = _row(db, code)
+    stored, actions, rules, first = _row(db, code, tmp_path / "timing.db.key")
     seed = unseal_seed(read_key(tmp_path / "timing.db.key"), code, stored)
     game = Game(3, rules=Rules.from_dict(rules), seed=int(seed), first_start=first)
     kind_at: dict[int, str] = {}  # first event index of an action → "forced" | "chosen" | "bid"

@@ -246,6 +246,29 @@ INSTALL_REFUSALS: dict[str, str] = {
                      "pip install 'minodice[{extra}]'",
 }
 
+#: Why a server does not start, or a table does not open: its secret key (`server.sealing.SeedKeyError`).
+KEY_REFUSALS: dict[str, str] = {
+    "key_unreadable": "cannot read the secret key file {path}: {why}",
+    "key_uncreatable": "cannot create the secret key file {path}: {why}",
+    "key_short": "the secret key file {path} holds {length} bytes: it needs at least {least} "
+                 "(for example `openssl rand -hex 32 > {path}`)",
+    "key_needed": "a database other than a SQLite file needs a secret key file, which seals each table's seed "
+                  "and hidden bids: give --secret-file FILE (created, readable by you only, when missing; every "
+                  "server process on this database needs the same file) or set MINODICE_SECRET_FILE",
+    "key_missing": "the seeds of this database's tables are sealed with a secret key, and its file {path} is "
+                   "missing: restore it (or give it with --secret-file). Without it the games would be dealt "
+                   "other dice, so the server does not start",
+    "key_wrong": "the key in {path} is not the one this database's seeds are sealed with (fingerprint {known}…, "
+                 "this key's {mine}…): give the right file with --secret-file. With another key the games would "
+                 "be dealt other dice, so the server does not start",
+    "old_key_wrong": "neither the key in {path} nor the old key in {old} is the one this database's seeds are "
+                     "sealed with (fingerprint {known}…): nothing was re-sealed, so the server does not start",
+    "seed_unsealable": "the seed of table {table} does not open with this key: it was sealed with another key "
+                       "or altered",
+    "bid_unsealable": "a bid of table {table} (action {n}) does not open with this key: it was sealed with "
+                      "another key or altered",
+}
+
 #: Every group of codes the web client shows, by name (layers above add theirs here, never elsewhere; each
 #: code has its words in every language file of the web client).
 GROUPS: dict[str, dict[str, str]] = {
@@ -259,9 +282,11 @@ GROUPS: dict[str, dict[str, str]] = {
 }
 
 #: The groups of codes only the command line and the Python API show (the web never sends them, so its
-#: language files need not carry them): a bot spec is typed at a terminal; the web offers names only.
+#: language files need not carry them): a bot spec is typed at a terminal; the web offers names only; a
+#: server whose key is wrong says so at its start, and a web client hears only `table_locked`.
 TERMINAL_GROUPS: dict[str, dict[str, str]] = {
     "bot_spec_refusal": BOT_SPEC_REFUSALS,
+    "key_refusal": KEY_REFUSALS,
 }
 
 #: Every code and its English template.

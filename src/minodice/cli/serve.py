@@ -52,14 +52,22 @@ def serve(
     secret_file: Annotated[
         str | None,
         typer.Option(
-            help="File with the secret key that seals each table's seed in the database (created, readable by "
+            help="File with the secret key that seals each table's seed and bids in the database (created, readable by "
             "you only, when missing). Default: the SQLite file's name + .key; needed for PostgreSQL.",
             envvar="MINODICE_SECRET_FILE",
         ),
     ] = None,
+    old_secret_file: Annotated[
+        str | None,
+        typer.Option(
+            help="Rotate the secret key: the file with the key the database is sealed with now. Every seed and "
+            "bid is re-sealed with the key of --secret-file (created when missing) before the server starts; "
+            "stop every other server process on the database first.",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser: start the web server (lobby, tables, bots; games saved to --db)."""
-    need("server", "fastapi", "uvicorn", "sqlalchemy", "alembic", "pydantic")
+    need("server", "fastapi", "uvicorn", "sqlalchemy", "alembic", "pydantic", "cryptography")
     from ..server.serve import run
     from ..server.store import database_url
 
@@ -68,7 +76,8 @@ def serve(
     except ValueError as exc:
         fail("serve", str(exc))
     run(host=host, port=port, db=url, turn_timeout=turn_timeout, bot_delay=bot_delay, trick_pause=trick_pause,
-        hand_pause=hand_pause, clock_scale=clock_scale, idle_minutes=idle_minutes, workers=workers, secret_file=secret_file, review_bot=review_bot)
+        hand_pause=hand_pause, clock_scale=clock_scale, idle_minutes=idle_minutes, workers=workers, secret_file=secret_file, review_bot=review_bot,
+        old_secret_file=old_secret_file)
 
 
 def register(app: typer.Typer) -> None:

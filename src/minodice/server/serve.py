@@ -47,7 +47,7 @@ def listen_problem(host: str, port: int) -> str | None:
 def run(
     *, host: str, port: int, db: str, turn_timeout: float, bot_delay: float, idle_minutes: float,
     trick_pause: float, hand_pause: float, clock_scale: float, workers: int | None = None,
-    secret_file: str | None = None, review_bot: str | None = None,
+    secret_file: str | None = None, review_bot: str | None = None, old_secret_file: str | None = None,
 ) -> None:
     """Start the server (blocks until interrupted); exit 2 with the reason when the database or its key will not do."""
     import uvicorn
@@ -81,7 +81,7 @@ def run(
         workers=workers if workers is not None else default_workers(), secret_file=secret_file,
         review_bot=review_bot or DEFAULT_BOT,
     )
-    open_store(settings)
+    open_store(settings, old_secret_file)
     app = create_app(settings)
     from .collector import quiet_collector
 
@@ -101,9 +101,10 @@ def run(
     )
 
 
-def open_store(settings: Settings) -> None:
-    """Open the database once before serving: migrate it, read (or create) the seed key, seal old plain
-    seeds, and say so — or stop with the reason (a missing or wrong key: never deal other dice)."""
+def open_store(settings: Settings, old_secret_file: str | None = None) -> None:
+    """Open the database once before serving: migrate it, read (or create) the seed key, re-seal an older
+    version's seeds and bids — or all of them with a new key, given the `old_secret_file` (key rotation) —
+    and say so; or stop with the reason in one line (a missing or wrong key: never deal other dice)."""
     from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
     from .store import DatabaseBusy, SeedKeyError, Store, serve_lock
@@ -111,7 +112,7 @@ def open_store(settings: Settings) -> None:
     global _held
     try:
         _held = serve_lock(settings.db)
-        store = Store(settings.db, settings.secret_file, need_key=True)
+        store = Store(settings.db, settings.secret_file, need_key=True, old_secret_file=old_secret_file)
     except (SeedKeyError, DatabaseBusy) as exc:
         typer.echo(f"minodice serve: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -122,13 +123,19 @@ def open_store(settings: Settings) -> None:
         if store.key_created:
             typer.echo(
                 f"New secret key written to {store.key_file} (readable by you only). It seals each table's seed "
-                "in the database: keep it with the database, and give it to every server process on it — "
-                "without it the games in progress cannot resume."
+                "and hidden bids in the database: keep it with the database, and give it to every server process "
+                "on it — without it the games in progress cannot resume."
             )
         elif store.key_file is not None:
-            typer.echo(f"Seeds sealed with the secret key in {store.key_file}")
+            typer.echo(f"Seeds and bids sealed with the secret key in {store.key_file}")
+        if store.rekeyed:
+            typer.echo(f"Re-sealed {store.rekeyed} seeds and bids with the new key in {store.key_file}: "
+                       f"the old key ({old_secret_file}) is no longer needed.")
+        elif old_secret_file is not None and store.key_file is not None:
+            typer.echo(f"The database is sealed with the key in {store.key_file} already: "
+                       f"--old-secret-file {old_secret_file} is not needed.")
         if store.sealed_old:
-            typer.echo(f"Sealed the plain seeds of {store.sealed_old} tables saved by an older version.")
+            typer.echo(f"Sealed {store.sealed_old} seeds and bids saved by an older version.")
     finally:
         store.close()
 

@@ -26,7 +26,7 @@ class Settings:
     table nobody watches expires after
     this long without activity; `workers`: processes the searching bots think in (each started
     when first needed; `botpool.py`) and threads the bid hints are computed in;
-    `secret_file`: the key that seals each table's seed in the database
+    `secret_file`: the key that seals each table's seed and bids in the database
     (None: the SQLite file's name + `.key`; needed for any other database);
     `review_bot`: the bot that judges finished games (`GET /api/tables/{code}/analysis`).
     """

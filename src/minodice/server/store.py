@@ -7,20 +7,21 @@ the engine, so nothing but the actions needs saving while a game is played
 Tokens are stored only as SHA-256 hashes. The schema is created and upgraded
 by Alembic migrations (`migrations/`), run when the store opens.
 
-**What the database does not hold.** The seed deals every die of a game, so
-whoever reads it sees every seat's dice. The database keeps it *sealed* with a
-secret key kept outside it (a file: `--secret-file`, by default the SQLite
-file's name + `.key`, created readable by its owner only): the stored value is
-the seed XOR the first 8 bytes of HMAC-SHA256(key, table code) — a keyed
-pseudo-random function, so without the key it says nothing about the seed —
-and an 8-byte HMAC tag, so a wrong key is noticed instead of dealing other dice.
-We chose this over storing the dealt dice and the generator's state because
-that state would still predict every later hand and roll. The key's
-fingerprint (an HMAC of a constant, which reveals nothing of the key) is kept
-in the `meta` table: a server started with no key or another key refuses to
-start rather than deal different dice. A database made before sealing existed
-has its plain seeds sealed when a keyed store first opens it (SQLite is then
-vacuumed and its write-ahead log truncated, so the old text leaves the file).
+**What the database does not hold.** The seed deals every die of a game, and a
+bid is hidden until the hand's bids are all in, so whoever reads the database
+must learn neither: the store seals every seed and every bid on the way in
+and opens them on the way out (`sealing.py`: AES-256-GCM with a key derived
+from a secret key file kept outside the database — `--secret-file`, by default
+the SQLite file's name + `.key`, created readable by its owner only). We chose
+this over storing the dealt dice and the generator's state because that state
+would still predict every later hand and roll. The key's fingerprint (which
+reveals nothing of the key) is kept in the `meta` table: a server started with
+no key or another key refuses to start rather than deal different dice. Seeds
+and bids of an older version (plain, or sealed by the older hand-made `s1:`
+construction) are re-sealed when a keyed store first opens the database, and
+every value is re-sealed with a new key when the old one is given
+(`old_secret_file`: key rotation); SQLite is then vacuumed and its write-ahead
+log truncated, so the old text leaves the file.
 A SQLite database file (and its -wal, -shm and -journal files, which SQLite
 creates with the database's mode) is created readable and writable by its
 owner only (0600); an older, wider one is narrowed when the store opens it.
@@ -29,8 +30,6 @@ owner only (0600); an older, wider one is narrowed when the store opens it.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import hmac
 import json
 import logging
 import os
@@ -41,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives import constant_time
 from sqlalchemy import (
     Boolean,
     DateTime,
@@ -49,6 +49,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -56,6 +57,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    tuple_,
     update,
 )
 from sqlalchemy.engine import Engine, make_url
@@ -63,6 +65,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from .chat import HISTORY, ChatMessage
+from .sealing import SEALED, Sealer, SeedKeyError, new_key_file, read_key
 
 __all__ = [
     "ActionRow",
@@ -108,7 +111,7 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     seats: Mapped[int] = mapped_column(Integer)
     rules: Mapped[str] = mapped_column(Text)  # JSON object of rule options
-    seed: Mapped[str] = mapped_column(String(40))  # sealed (`seal_seed`); a plain seed only in an old database
+    seed: Mapped[str] = mapped_column(String(64))  # sealed (`Sealer.seal_seed`); s1: or plain before 0007
     first_start: Mapped[int] = mapped_column(Integer, default=0)
     host_hash: Mapped[str] = mapped_column(String(64))
     host_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -153,7 +156,7 @@ class ActionRow(Base):
     n: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(8))  # bid | roll
-    value: Mapped[str] = mapped_column(String(16))  # the bid, or the die name
+    value: Mapped[str] = mapped_column(String(64))  # the bid (sealed: `Sealer.seal_bid`), or the die name
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -192,7 +195,8 @@ class PresenceRow(Base):
 
 
 class MetaRow(Base):
-    """A fact about the database itself: `seed_key` → the fingerprint of the key its seeds are sealed with."""
+    """A fact about the database itself: `seed_key` → the fingerprint of the key its seeds and bids are sealed
+    with; `sealing` → `s2:` once every one is sealed that way."""
 
     __tablename__ = "meta"
 
@@ -268,19 +272,14 @@ def _aware(value: dt.datetime) -> dt.datetime:
 
 # --- the seed key -----------------------------------------------------------------------
 
-#: How a sealed seed starts (a stored seed without it is an old, plain one).
-SEALED = "s1:"
-#: The shortest key file accepted, in bytes (a generated one holds 64 hex digits).
-KEY_MIN = 32
-#: The `meta` row naming the key the seeds are sealed with.
+#: The `meta` row naming the key the seeds and bids are sealed with (its fingerprint).
 KEY_ROW = "seed_key"
+#: The `meta` row saying every seed and bid is sealed the newest way (`SEALED`): no scan at opening.
+SEALING_ROW = "sealing"
+#: How many bids one step of a re-sealing reads (`Store._reseal`).
+RESEAL_CHUNK = 5000
 #: The PostgreSQL notification channel server processes on one database tell each other news on.
 CHANNEL = "minodice"
-
-
-class SeedKeyError(RuntimeError):
-    """The secret key that seals the seeds is missing, wrong or unreadable: the server does not start
-    (a table whose seed does not open is not resumed)."""
 
 
 def database_url(text: str) -> str:
@@ -349,73 +348,14 @@ def key_path(url: str, secret_file: str | os.PathLike[str] | None) -> Path | Non
     return None if db is None else db.with_name(db.name + ".key")
 
 
-def read_key(path: Path) -> bytes:
-    """The key in a key file (its bytes, surrounding white space stripped); SeedKeyError if unusable."""
-    try:
-        key = path.read_bytes().strip()
-        mode = path.stat().st_mode
-    except OSError as exc:
-        raise SeedKeyError(f"cannot read the secret key file {path}: {exc.strerror}") from None
-    if len(key) < KEY_MIN:
-        raise SeedKeyError(
-            f"the secret key file {path} holds {len(key)} bytes: it needs at least {KEY_MIN} "
-            f"(for example `openssl rand -hex 32 > {path}`)"
-        )
-    if mode & 0o077:
-        log.warning("the secret key file %s can be read by others: chmod 600 it", path)
-    return key
-
-
-def _new_key_file(path: Path) -> bytes:
-    """Write a new random key to `path`, readable by its owner only (another process's key if it won the race)."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return read_key(path)
-    except OSError as exc:
-        raise SeedKeyError(f"cannot create the secret key file {path}: {exc.strerror}") from None
-    with os.fdopen(fd, "w") as f:
-        f.write(secrets.token_hex(32) + "\n")
-    return read_key(path)
-
-
-def key_fingerprint(key: bytes) -> str:
-    """What the database keeps of its key: an HMAC of a constant (names the key, reveals nothing of it)."""
-    return hmac.new(key, b"minodice/seed-key/fingerprint", hashlib.sha256).hexdigest()[:32]
-
-
-def _pad(key: bytes, code: str) -> bytes:
-    return hmac.new(key, b"minodice/seed/pad\x00" + code.encode(), hashlib.sha256).digest()[:8]
-
-
-def _tag(key: bytes, code: str, sealed: bytes) -> bytes:
-    return hmac.new(key, b"minodice/seed/tag\x00" + code.encode() + b"\x00" + sealed, hashlib.sha256).digest()[:8]
-
-
 def seal_seed(key: bytes, code: str, seed: str) -> str:
-    """The stored form of table `code`'s seed (a whole number below 2**64, written in decimal).
-
-    `s1:` + hex(seed XOR HMAC-SHA256(key, code)[:8]) + hex(tag): 35 characters.
-    """
-    value = int(seed)
-    if str(value) != seed or not 0 <= value < 2**64:
-        raise ValueError(f"a seed is a whole number below 2**64 in decimal, not {seed[:24]!r}")
-    sealed = bytes(a ^ b for a, b in zip(value.to_bytes(8, "big"), _pad(key, code), strict=True))
-    return SEALED + sealed.hex() + _tag(key, code, sealed).hex()
+    """Table `code`'s seed sealed with `key` (`Sealer.seal_seed`; a store keeps its own `Sealer`)."""
+    return Sealer(key).seal_seed(code, seed)
 
 
 def unseal_seed(key: bytes, code: str, stored: str) -> str:
-    """Table `code`'s seed from its stored form (an old plain seed as it is); SeedKeyError for another key's."""
-    if not stored.startswith(SEALED):
-        return stored
-    try:
-        raw = bytes.fromhex(stored[len(SEALED):])
-    except ValueError:
-        raw = b""
-    sealed, tag = raw[:8], raw[8:]
-    if len(raw) != 16 or not hmac.compare_digest(tag, _tag(key, code, sealed)):
-        raise SeedKeyError(f"the seed of table {code} is sealed with another key")
-    return str(int.from_bytes(bytes(a ^ b for a, b in zip(sealed, _pad(key, code), strict=True)), "big"))
+    """Table `code`'s seed from its stored form (`Sealer.open_seed`); SeedKeyError for another key's."""
+    return Sealer(key).open_seed(code, stored)
 
 
 def owner_only(db: Path) -> None:
@@ -449,7 +389,7 @@ class Store:
 
     def __init__(
         self, url: str, secret_file: str | os.PathLike[str] | None = None, *, key: bytes | None = None,
-        need_key: bool = False,
+        need_key: bool = False, old_secret_file: str | os.PathLike[str] | None = None,
     ) -> None:
         """Open (create, migrate) the database and its seed key.
 
@@ -459,18 +399,20 @@ class Store:
         Where there is no place for a key (SQLite in memory; another database
         without `secret_file`), a throwaway key seals what this store writes —
         unless `need_key` (a server), which then refuses a database that outlives it.
+        `old_secret_file` rotates the key: if the database is sealed with that
+        key, every seed and bid is re-sealed with the new one (`secret_file`,
+        created when missing) before the store opens; if it is sealed with the
+        new one already, nothing changes.
         """
         self.url = url
         self.key_file = None if key is not None else key_path(url, secret_file)
+        self.old_key_file = Path(old_secret_file) if old_secret_file else None
         self.key_created = False  # a new key file was written
-        self.sealed_old = 0  # plain seeds of an older version sealed on opening
+        self.sealed_old = 0  # seeds and bids of an older version re-sealed on opening
+        self.rekeyed = 0  # seeds and bids re-sealed with a new key (`old_secret_file`)
         db_file = sqlite_file(url)
         if need_key and key is None and self.key_file is None and not url.startswith("sqlite"):
-            raise SeedKeyError(
-                "a database other than a SQLite file needs a secret key file, which seals each table's seed: "
-                "give --secret-file FILE (created, readable by you only, when missing; every server process "
-                "on this database needs the same file) or set MINODICE_SECRET_FILE"
-            )
+            raise SeedKeyError("key_needed")
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
@@ -481,66 +423,130 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", self._sqlite_pragmas)
         migrate(self.engine)
-        self._key = self._open_key(key)
+        old = Sealer(read_key(self.old_key_file)) if self.old_key_file is not None else None
+        self._sealer = self._open_key(key, old)
         if key is not None or self.key_file is not None:
-            self.sealed_old = self._seal_old_seeds()
+            self.sealed_old = self._seal_old()
 
-    def _open_key(self, key: bytes | None) -> bytes:
-        """The seed key, checked against (or recorded as) the one the database's seeds are sealed with."""
+    def _meta(self, name: str) -> str | None:
         with Session(self.engine) as s:
-            row = s.get(MetaRow, KEY_ROW)
-            known = row.value if row is not None else None
+            row = s.get(MetaRow, name)
+            return row.value if row is not None else None
+
+    def _open_key(self, key: bytes | None, old: Sealer | None) -> Sealer:
+        """The sealer of the seed key, checked against (or recorded as) the one the database is sealed with;
+        with the `old` key of a rotation, the database re-sealed with the new one first."""
+        known = self._meta(KEY_ROW)
         path = self.key_file
+        rotating = old is not None and old.fingerprint == known
         if key is None:
             if path is None:
                 if not self.url.startswith("sqlite"):
                     log.warning("no secret key file: seeds are sealed with a throwaway key (no restart resumes them)")
-                return secrets.token_bytes(32)
+                return Sealer(secrets.token_bytes(32))
             if path.exists():
                 key = read_key(path)
-            elif known is not None:
-                raise SeedKeyError(
-                    f"the seeds of this database's tables are sealed with a secret key, and its file {path} is "
-                    "missing: restore it (or give it with --secret-file). Without it the games would be dealt "
-                    "other dice, so the server does not start"
-                )
+            elif known is not None and not rotating:
+                raise self._wrong_key(known, "") if old is not None else SeedKeyError("key_missing", path=str(path))
             else:
-                key = _new_key_file(path)
+                key = new_key_file(path)
                 self.key_created = True
-        mine = key_fingerprint(key)
+        sealer = Sealer(key)
         if known is None:
-            try:
-                with Session(self.engine) as s, s.begin():
-                    s.add(MetaRow(name=KEY_ROW, value=mine))
-                known = mine
-            except IntegrityError:  # another process recorded its key first
-                with Session(self.engine) as s:
-                    row = s.get(MetaRow, KEY_ROW)
-                    if row is None:  # it was there a moment ago: let the next start try again
-                        raise
-                    known = row.value
-        if not hmac.compare_digest(known, mine):
-            where = f"the key in {path}" if path is not None else "this key"
-            raise SeedKeyError(
-                f"{where} is not the one this database's seeds are sealed with (fingerprint {known[:8]}…, "
-                f"this key's {mine[:8]}…): give the right file with --secret-file. With another key the games "
-                "would be dealt other dice, so the server does not start"
-            )
-        return key
+            known = self._record_key(sealer.fingerprint)
+        if rotating and known != sealer.fingerprint:
+            assert old is not None
+            self.rekeyed = self._reseal(old, sealer, everything=True)
+            known = sealer.fingerprint
+        if not constant_time.bytes_eq(known.encode(), sealer.fingerprint.encode()):
+            raise self._wrong_key(known, sealer.fingerprint)
+        return sealer
 
-    def _seal_old_seeds(self) -> int:
-        """Seal the plain seeds an older version stored; scrub their text from a SQLite file. How many."""
-        with Session(self.engine) as s, s.begin():
-            rows = s.execute(select(TableRow.code, TableRow.seed).where(~TableRow.seed.startswith(SEALED))).all()
+    def _wrong_key(self, known: str, mine: str) -> SeedKeyError:
+        path = str(self.key_file) if self.key_file is not None else "the key given"
+        if self.old_key_file is not None:
+            return SeedKeyError("old_key_wrong", path=path, old=str(self.old_key_file), known=known[:8])
+        return SeedKeyError("key_wrong", path=path, known=known[:8], mine=mine[:8])
+
+    def _record_key(self, mine: str) -> str:
+        """Record the fingerprint of the key of a database that has none yet; the one recorded."""
+        try:
+            with Session(self.engine) as s, s.begin():
+                s.add(MetaRow(name=KEY_ROW, value=mine))
+            return mine
+        except IntegrityError:  # another process recorded its key first
+            known = self._meta(KEY_ROW)
+            if known is None:  # it was there a moment ago: let the next start try again
+                raise
+            return known
+
+    def _seal_old(self) -> int:
+        """Re-seal the seeds and bids an older version stored (plain, or `s1:`) unless the `sealing` row
+        says there are none. How many."""
+        if self._meta(SEALING_ROW) == SEALED:
+            return 0
+        done = self._reseal(self._sealer, self._sealer, everything=False)
+        if done:
+            log.info("sealed %d seeds and bids stored by an older version", done)
+        return done
+
+    def _reseal(self, old: Sealer, new: Sealer, everything: bool) -> int:
+        """Seal with `new` the seeds and bids `old` opens — every one (a new key), or those not sealed the
+        newest way (an older version's) — in one transaction that records `new` as the database's key;
+        then scrub the old text from a SQLite file. How many. A value that does not open stays as it is
+        (its table stays shut, as before)."""
+        tables = Base.metadata.tables["tables"]
+        done = 0
+        with self.engine.begin() as conn:
+            q = select(tables.c.code, tables.c.seed)
+            rows = conn.execute(q if everything else q.where(~tables.c.seed.startswith(SEALED))).all()
+            seeds = []
             for code, seed in rows:
-                s.execute(update(TableRow).where(TableRow.code == code).values(seed=seal_seed(self._key, code, seed)))
-        if rows and self.url.startswith("sqlite"):
+                try:
+                    seeds.append({"c": code, "v": new.seal_seed(code, old.open_seed(code, seed))})
+                except SeedKeyError as exc:
+                    log.error("%s: left as it is", exc)
+            if seeds:
+                conn.execute(update(tables).where(tables.c.code == bindparam("c")).values(seed=bindparam("v")), seeds)
+            done += len(seeds)
+            done += self._reseal_bids(conn, old, new, everything)
+            meta = Base.metadata.tables["meta"]
+            for name, value in ((KEY_ROW, new.fingerprint), (SEALING_ROW, SEALED)):
+                if not _count(conn.execute(update(meta).where(meta.c.name == name).values(value=value))):
+                    conn.execute(insert(meta).values(name=name, value=value))
+        if done:
+            self._scrub()
+        return done
+
+    def _reseal_bids(self, conn: Any, old: Sealer, new: Sealer, everything: bool) -> int:
+        """`_reseal`'s bids, a chunk at a time (a database may hold millions). How many."""
+        actions = Base.metadata.tables["actions"]
+        done, last = 0, ("", -1)
+        while True:
+            q = (select(actions.c.table_code, actions.c.n, actions.c.seat, actions.c.value)
+                 .where(actions.c.kind == "bid", tuple_(actions.c.table_code, actions.c.n) > last)
+                 .order_by(actions.c.table_code, actions.c.n).limit(RESEAL_CHUNK))
+            rows = conn.execute(q if everything else q.where(~actions.c.value.startswith(SEALED))).all()
+            if not rows:
+                return done
+            last = (rows[-1][0], rows[-1][1])
+            bids = []
+            for code, n, seat, value in rows:
+                try:
+                    bids.append({"c": code, "k": n, "v": new.seal_bid(code, n, seat, old.open_bid(code, n, seat, value))})
+                except SeedKeyError as exc:
+                    log.error("%s: left as it is", exc)
+            if bids:
+                where = (actions.c.table_code == bindparam("c"), actions.c.n == bindparam("k"))
+                conn.execute(update(actions).where(*where).values(value=bindparam("v")), bids)
+            done += len(bids)
+
+    def _scrub(self) -> None:
+        """SQLite: rewrite the file and truncate its write-ahead log, so no old row's bytes are left in it."""
+        if self.url.startswith("sqlite"):
             with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
                 conn.exec_driver_sql("VACUUM")  # the old rows' bytes leave free pages too
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        if rows:
-            log.info("sealed the plain seeds of %d tables stored by an older version", len(rows))
-        return len(rows)
 
     def _sqlite_pragmas(self, dbapi_conn: Any, _record: Any) -> None:
         """WAL: readers never wait for the writer, and a killed process loses no committed action."""
@@ -578,7 +584,7 @@ class Store:
             s.add(
                 TableRow(
                     code=table.code, status=table.status, seats=table.seats,
-                    rules=json.dumps(table.rules), seed=seal_seed(self._key, table.code, table.seed),
+                    rules=json.dumps(table.rules), seed=self._sealer.seal_seed(table.code, table.seed),
                     first_start=table.first_start,
                     host_hash=table.host_hash, host_seat=table.host_seat, rematch_of=table.rematch_of,
                     created=table.created, updated=table.updated, hints=table.hints,
@@ -653,6 +659,7 @@ class Store:
         and mark the tables in `finished` `(code, totals)` over: their last action ended the game."""
         if not actions and not finished:
             return
+        actions = [(c, n, seat, k, self._seal_action(c, n, seat, k, v)) for c, n, seat, k, v in actions]
         now = utcnow()
         ended = {c for c, _ in finished}
         codes = sorted({c for c, *_ in actions} - ended)
@@ -733,6 +740,7 @@ class Store:
         another process stored first.
         """
         now = utcnow()
+        value = self._seal_action(code, n, seat, kind, value)
         with Session(self.engine) as s, s.begin():
             s.execute(select(TableRow.code).where(TableRow.code == code).with_for_update())
             newer = self._actions(s, code, n)
@@ -750,10 +758,18 @@ class Store:
 
     def _actions(self, s: Session, code: str, n: int) -> list[tuple[int, str, str]]:
         rows = s.execute(
-            select(ActionRow.seat, ActionRow.kind, ActionRow.value)
+            select(ActionRow.n, ActionRow.seat, ActionRow.kind, ActionRow.value)
             .where(ActionRow.table_code == code, ActionRow.n >= n).order_by(ActionRow.n)
         )
-        return [(seat, kind, value) for seat, kind, value in rows]
+        return [(seat, kind, self._open_action(code, i, seat, kind, value)) for i, seat, kind, value in rows]
+
+    def _seal_action(self, code: str, n: int, seat: int, kind: str, value: str) -> str:
+        """How action `n` of a table is stored: a bid sealed (hidden until revealed; sealed always), a roll
+        as it is (everyone sees it)."""
+        return self._sealer.seal_bid(code, n, seat, value) if kind == "bid" else value
+
+    def _open_action(self, code: str, n: int, seat: int, kind: str, value: str) -> str:
+        return self._sealer.open_bid(code, n, seat, value) if kind == "bid" else value
 
     def chat_after(self, code: str, n: int) -> list[ChatMessage]:
         """A table's chat messages numbered above `n`, oldest first (at most `HISTORY`)."""
@@ -873,15 +889,10 @@ class Store:
 
     def _stored(self, s: Session, row: TableRow, actions: bool = True) -> StoredTable:
         seats = s.scalars(select(SeatRow).where(SeatRow.table_code == row.code).order_by(SeatRow.seat))
-        acts: list[tuple[int, str, str]] = []
-        if actions:
-            acts = [
-                (a.seat, a.kind, a.value)
-                for a in s.scalars(select(ActionRow).where(ActionRow.table_code == row.code).order_by(ActionRow.n))
-            ]
+        acts = self._actions(s, row.code, 0) if actions else []
         return StoredTable(
             code=row.code, status=row.status, seats=row.seats, rules=json.loads(row.rules),
-            seed=unseal_seed(self._key, row.code, row.seed) if actions else "",
+            seed=self._sealer.open_seed(row.code, row.seed) if actions else "",
             first_start=row.first_start, host_hash=row.host_hash, host_seat=row.host_seat,
             players=[
                 StoredSeat(p.seat, p.kind, p.name, p.bot, p.token_hash, bool(p.muted), bool(p.autoplay),
