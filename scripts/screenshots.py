@@ -8,7 +8,7 @@ Starts its own `minodice serve` on a free port with a temporary database, plays 
 friend), bidding (with the hint), rolling (a trick on the table), end of trick, a hand's
 summary, end of hand (with the score sheet), the podium, the game's replay (with an analysis of Ana's decisions when
 `minodice.review` is there) on a laptop and a phone, a 6-seat table on a phone, a table of
-right-to-left names, and the score-sheet page.
+right-to-left names, the tutorial, the rules page and the score-sheet page.
 Not a test: the tests write their pictures to a temporary folder and never touch docs/.
 """
 
@@ -159,6 +159,25 @@ def capture_replay(browser: Any, page: Page, out: Path, tmp: Path) -> None:
     phone.close()
 
 
+def capture_tutorial(browser: Any, server: Server, out: Path) -> None:
+    """The tutorial's coach beside the table at its third lesson, and the rules page."""
+    ctx = browser.new_context(viewport=LAPTOP, reduced_motion="reduce", locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    page.click("#tutorial-btn")
+    page.wait_for_selector("#coach:not([hidden])[data-step=welcome]")
+    for _ in range(2):  # welcome -> the hands -> your dice, with the bid pad
+        step = page.locator("#coach").get_attribute("data-step")
+        page.locator("#coach [data-coach=next]").click()
+        page.wait_for_function(f"document.getElementById('coach').dataset.step !== {step!r}")
+    page.wait_for_timeout(300)
+    shot(page, out, "tutorial")
+    page.goto(server.base + "/rules.html")
+    page.wait_for_selector(".rules-example")
+    shot(page, out, "rules-page")
+    ctx.close()
+
+
 def capture_rtl(browser: Any, server: Server, out: Path) -> None:
     """A table of people who write right to left (an Arabic and a Hebrew name, a message in Arabic),
     bidding: every name keeps its own direction in the seats, the lobby's chat and the log."""
@@ -229,6 +248,7 @@ def main() -> None:
             phone.close()
 
             capture_rtl(browser, server, out)
+            capture_tutorial(browser, server, out)
 
             sheet = browser.new_context(viewport=LAPTOP, reduced_motion="reduce", locale="en-US").new_page()
             sheet.goto(server.base + "/sheet.html")

@@ -32,7 +32,7 @@ STATIC = ROOT / "src" / "minodice" / "server" / "static"
 #: `make screenshots` sets MINODICE_SCREENSHOTS=docs/screenshots to refresh the pictures the README and the docs show.
 SHOTS = Path(os.environ.get("MINODICE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "minodice-screenshots")
 LANGS = ("en", "es", "fr", "de")
-PAGES = ("index.html", "sheet.html", "replay.html")  # every page of the web client
+PAGES = ("index.html", "sheet.html", "replay.html", "rules.html")  # every page of the web client
 
 
 # --- translation files and markup (no browser needed) ------------------------------------------

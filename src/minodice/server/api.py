@@ -25,9 +25,11 @@ from . import protocol as P
 from .clocks import CLOCKS, find_clock
 from .hints import hint_kind
 from .manager import TableManager
-from .tables import Refused, Table, check_bot
+from .tables import Refused, Table, bot_name, check_bot
+from .tutorial import router as tutorial_router
 
 router = APIRouter(prefix="/api")
+router.include_router(tutorial_router)  # POST /api/tutorial, GET /api/rules (tutorial.py)
 
 
 def manager(request: Request) -> TableManager:
@@ -80,6 +82,7 @@ async def options(request: Request) -> dict[str, Any]:
                    for name in CLOCKS for c in [find_clock(name, s.clock_scale)]],
         "chat": {"reactions": [{"reaction": r, "name": n} for r, n in chat.REACTIONS.items()],
                  "max_length": chat.TEXT_MAX},
+        "name": {"max_length": P.NAME_MAX},
     }
 
 
@@ -189,10 +192,22 @@ async def games(
             "code": t.code,
             "finished": t.finished.strftime("%Y-%m-%dT%H:%M:%SZ") if t.finished else None,
             "names": [p.name for p in t.players],
+            # A bot's spec per seat (null: a person), and whether its name is the one the server gave it
+            # ("Greedy 3"), which a page says in its reader's language as the game does.
+            "bots": [p.bot if p.kind == "bot" else None for p in t.players],
+            "auto_names": [p.kind == "bot" and p.bot is not None and p.name == bot_name(p.bot, p.seat)
+                           for p in t.players],
             "totals": totals,
             "places": list(places(totals)),
         })
     return {"games": out}
+
+
+def _seat_info(table: Table) -> list[dict[str, Any]]:
+    """What a record says of each seat besides its name: a bot's spec, and `auto_name` when the name
+    is the one the server gave the bot ("Greedy 3"), which a page may say in its reader's language."""
+    return [{"bot": p.bot, "auto_name": p.name == bot_name(p.bot, p.seat)} if p.kind == "bot" and p.bot else {}
+            for p in table.players]
 
 
 @router.get("/tables/{code}/record", summary="The game record (in progress: your own seat's)")
@@ -205,7 +220,7 @@ async def get_record(
         game = table.game
         if game is None:
             raise Refused("not_started", status=409)
-        info = [{"bot": p.bot} if p.kind == "bot" else {} for p in table.players]
+        info = _seat_info(table)
         if table.status == "over":
             rec = records.from_game(game, seat_info=info)
         else:
@@ -232,9 +247,8 @@ async def get_analysis(code: str, m: Manager) -> dict[str, Any]:
         game = table.game
         if game is None or table.status != "over":
             raise Refused("not_over", "a game is reviewed only once it is over", 409)
-        info = [{"bot": p.bot} if p.kind == "bot" else {} for p in table.players]
-        rec = records.from_game(game, seat_info=info)
-    return await m.reviews.of(table.code, rec)
+        rec = records.from_game(game, seat_info=_seat_info(table))
+    return {**await m.reviews.of(table.code, rec), "judge": m.reviews.judge()}
 
 
 @router.get("/tables/{code}/hint", summary="Advice on your own bid or roll (if the table allows hints)")

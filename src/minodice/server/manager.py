@@ -159,9 +159,12 @@ class TableManager:
 
     async def create(
         self, seats: int, bots: list[str | None] | None, rules: dict[str, str], name: str | None,
-        hints: bool = True, clock: str = "off", level: str | None = None,
+        hints: bool = True, clock: str = "off", level: str | None = None, seed: int | None = None,
     ) -> tuple[Table, str, int | None, str | None]:
         """A new table: (table, host token, the creator's seat, the creator's seat token).
+
+        `seed`: the dice's seed, secret and random (None) for every table but the tutorial's (tutorial.py),
+        whose seed is public and fixed so that its first hands show the lessons.
 
         `clock`: the move clock's speed (`clocks.CLOCKS`); `level`: the level whose bot decides for a
         person out of time or away (None: the level of the first seat a level's bot plays, else medium).
@@ -194,7 +197,7 @@ class TableManager:
             players[seat] = StoredSeat(seat, "human", name, None, token_hash(token))
         stored = StoredTable(
             code=await self._free_code(), status="waiting", seats=seats, rules=chosen.to_dict(),
-            seed=str(secrets.randbits(63)), first_start=0, host_hash=token_hash(host),
+            seed=str(secrets.randbits(63) if seed is None else seed), first_start=0, host_hash=token_hash(host),
             host_seat=seat, players=players, hints=hints, clock=clock, level=level,
         )
         await self.db(self.store.create, stored)

@@ -15,7 +15,24 @@ from typing import Any
 
 from .botpool import WorkerProcess
 
-__all__ = ["Reviews"]
+__all__ = ["Reviews", "judge_of"]
+
+
+def judge_of(spec: str) -> dict[str, str | None]:
+    """Who judges, in words a page can put in a player's sentence: `level`, the level whose bot the
+    spec is (`minodice.bots.levels`: "expert"), else None; `bot`, the built-in bot it is ("montecarlo")."""
+    from ..bots import BUILTIN
+    from ..bots.levels import LEVELS, find_level
+
+    level = find_level(spec)
+    if level is not None:
+        return {"level": level.name, "bot": level.spec.name}
+    try:
+        parsed = BUILTIN.parse(spec)
+    except ValueError:
+        return {"level": None, "bot": None}
+    same = next((lv for lv in LEVELS if lv.spec == parsed), None)
+    return {"level": same.name if same else None, "bot": parsed.name}
 
 
 def _review(record: Mapping[str, Any], bot: str) -> dict[str, Any]:
@@ -56,6 +73,10 @@ class Reviews:
             self._done[code] = future.result()
             while len(self._done) > self.keep:
                 self._done.popitem(last=False)
+
+    def judge(self) -> dict[str, str | None]:
+        """The judge of these reviews as `judge_of` names it."""
+        return judge_of(self.bot)
 
     def close(self) -> None:
         """Stop the worker process (not waiting: a review under way may take seconds)."""

@@ -8,13 +8,15 @@ import { setDiceTable } from "./dice.js";
 import { $ } from "./dom.js";
 import { currentLanguage, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import {
-  goHome, loadPastGames, onCreate, onJoinCode, onJoinSeat, onStart, renderCreateSeats, renderHome,
+  goHome, loadPastGames, onCreate, onJoinCode, onJoinSeat, onPlayNow, onStart, renderCreateSeats, renderHome,
 } from "./lobby.js";
 import { enterTable, route } from "./net.js";
 import { onRematch, renderLog, renderSheet } from "./podium.js";
 import { S, loadToken, readRoute, saveToken, showError, showInviteUrl, toast } from "./state.js";
 import { initSound } from "./sound.js";
 import { reclaimSeat, showHint } from "./table.js";
+import { renderHelpScoring } from "./rules.js";
+import { initTutorial, startTutorial } from "./tutorial.js";
 
 // --- keyboard ---------------------------------------------------------------------------------
 
@@ -78,6 +80,10 @@ function rerender() {
 
 async function startFromUrl() {
   const { code, token } = readRoute();
+  if (location.hash === "#tutorial") {
+    goHome(); // "Learn to play" from the rules page: the home page until the tutorial's table is there
+    return startTutorial();
+  }
   if (!code) return goHome();
   if (code === S.code && !token && S.conn) return;
   if (token) {
@@ -104,6 +110,10 @@ function wire() {
   $("create-seats").addEventListener("change", renderCreateSeats);
   $("create-level").addEventListener("change", renderCreateSeats);
   $("create-form").addEventListener("submit", onCreate);
+  $("play-now-btn").addEventListener("click", onPlayNow);
+  initTutorial(); // the tutorial's buttons and coach (tutorial.js)
+  renderHelpScoring();
+  onLanguage(renderHelpScoring);
   $("join-code-form").addEventListener("submit", onJoinCode);
   $("join-form").addEventListener("submit", onJoinSeat);
   $("start-btn").addEventListener("click", onStart);

@@ -6,9 +6,10 @@ import { bdi, tn } from "./bidi.js";
 import { renderClockChoice } from "./clock.js";
 import { $, el } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
+import { nameField, nameRefused } from "./names.js";
 import { applyTable, enterTable, route } from "./net.js";
 import {
-  S, amHost, botLabel, hostToken, inviteLink, loadToken, personalLink, plainName, saveToken, setCookie, show,
+  S, amHost, botLabel, botSeatName, hostToken, inviteLink, loadToken, personalLink, plainName, saveToken, setCookie, show,
   showError, showInviteUrl,
 } from "./state.js";
 
@@ -61,7 +62,8 @@ export function renderCreateSeats() {
       for (const b of bots) sel.append(el("option", { value: `bot:${b}`, text: t("create.seat_bot", { bot: botLabel(b) }) }));
     }
     if (old[i]) sel.value = old[i];
-    else if (i > 0) sel.value = i < n - 1 ? "human" : level ? "level" : lastBot ? `bot:${lastBot}` : "human";
+    // A solo player changes nothing: every other seat is a bot of the chosen level (a friend when chosen).
+    else if (i > 0) sel.value = level ? "level" : lastBot ? `bot:${lastBot}` : "human";
     list.append(el("li", {}, sel));
   }
 }
@@ -110,7 +112,29 @@ export async function onCreate(ev) {
     history.pushState({}, "", api.invitePath(res.code));
     await enterTable(res.code, res.token);
   } catch (err) {
+    if (!nameRefused($("create-name"), err)) showError(err);
+  }
+}
+
+// "Play now": one click to a started game, you and bots of the medium level (GET /api/options
+// `levels`), under the name typed in the create form if any.
+export async function onPlayNow() {
+  const levels = levelNames();
+  const level = levels.includes("medium") ? "medium" : levels[0];
+  const name = $("create-name").value.trim() || t("play.default_name");
+  const seats = [{ human: true }, ...Array.from({ length: 3 }, () => (level ? { bot: level } : { bot: botNames()[0] }))];
+  $("play-now-btn").disabled = true;
+  try {
+    const res = await api.createTable({ name, seats, rules: {}, hints: true, level });
+    saveToken(res.code, res.token, res.seat);
+    if (res.hostToken) setCookie(`mdh_${res.code}`, res.hostToken);
+    await api.startTable(res.code, res.hostToken);
+    history.pushState({}, "", api.invitePath(res.code));
+    await enterTable(res.code, res.token);
+  } catch (err) {
     showError(err);
+  } finally {
+    $("play-now-btn").disabled = false;
   }
 }
 
@@ -159,6 +183,14 @@ function formatDate(iso) {
   }
 }
 
+// A finished game's seat name: a bot under the name the server gave it ("Greedy 3", `auto_names`) in the
+// page's language, as the game says it.
+function pastName(g, i) {
+  const bot = g.bots?.[i];
+  if (g.auto_names?.[i] === true && typeof bot === "string" && bot) return botSeatName(bot, i);
+  return g.names?.[i] || t("lobby.seat_n", { n: i + 1 });
+}
+
 // One finished game's players, best place first (places as the server sent them).
 function pastPlayers(g) {
   const names = g.names || [];
@@ -171,7 +203,7 @@ function pastPlayers(g) {
     // The name isolated: "#1 ليلى حسن: 320 pts" keeps its place, name and points in that order.
     const text = tn("home.player_score", {
       place: t("podium.place", { n: places[i] ?? i + 1 }),
-      name: bdi(names[i] || t("lobby.seat_n", { n: i + 1 }), "name"),
+      name: bdi(pastName(g, i), "name"),
       points: t("game.points", { n: totals[i] ?? 0 }),
     });
     players.append(
@@ -236,6 +268,7 @@ export function renderHome() {
   renderRuleOptions();
   renderMyTables();
   renderPastGames();
+  nameField($("create-name"));
 }
 
 // --- a table's lobby ------------------------------------------------------------------------
@@ -250,7 +283,7 @@ export async function onJoinSeat(ev) {
     showInviteUrl(S.code);
     await enterTable(S.code, res.token);
   } catch (err) {
-    showError(err);
+    if (!nameRefused($("join-name"), err)) showError(err);
   }
 }
 
@@ -287,6 +320,7 @@ function seatItem(s, i) {
 export function renderLobby() {
   const tb = S.table;
   $("lobby-code").textContent = tb.code;
+  nameField($("join-name"));
   $("invite-link").value = inviteLink(tb.code);
   $("personal").hidden = !S.token;
   if (S.token) $("personal-link").value = personalLink(tb.code, S.token);

@@ -6,12 +6,18 @@
 // attached (a file, or GET /api/tables/{CODE}/analysis), each decision of an analysed seat shows
 // the choice made, the best choice, the expected hand score of each and the loss with its label,
 // and a graph of expected score over the game marks the mistakes and blunders.
+// Opened bare, it lists this server's finished games (GET /api/games) to pick from, a saved file
+// being the second way in. Words are a player's: the judge is named by its level ("checked by the
+// Expert bot", the server's `judge`), a loss is "cost you about 6 points", luck is luck; bots are
+// named in the page's language as in the game.
 // The page holds no rule: what it shows is in the record (winners and scores are its derived
 // fields) and in the analysis.
-import { isolateIn } from "./bidi.js";
+import { listGames } from "./api.js";
+import { bdi, isolateIn, tn } from "./bidi.js";
 import { blankDieSVG, dieInfo, dieName, dieSVG, faceName, setDiceTable } from "./dice.js";
 import { $, el, flashError as showError } from "./dom.js";
 import { currentLanguage, formatNumber, onLanguage, pickLanguage, setLanguage, t, translateTree } from "./i18n.js";
+import { botSeatName, botShort } from "./state.js";
 
 const RECORD = "minodice/1";
 const ANALYSIS = "minodice-analysis/1";
@@ -28,12 +34,32 @@ const R = {
   decisions: new Map(), // step index → [decision (with .seat)]
   analysisBusy: false,
   analysisMissing: false, // the server has no analysis of this game (404)
+  levels: [], // the server's levels (GET /api/options): [{name, bot}]
+  games: null, // this server's finished games (GET /api/games), once asked
 };
 
 // --- small helpers -------------------------------------------------------------------------------
 
 const n = () => R.record.seats.length;
-const seatName = (i) => String(R.record.seats[i]?.name ?? t("lobby.seat_n", { n: i + 1 }));
+// A seat's name as the record has it (what an analysis names), and as the page says it: a bot under
+// the name the server gave it ("Greedy 3", `auto_name`) in the page's language, as the game says it.
+const recordName = (i) => String(R.record.seats[i]?.name ?? t("lobby.seat_n", { n: i + 1 }));
+function seatName(i) {
+  const s = R.record.seats[i];
+  if (s?.auto_name === true && typeof s.bot === "string") return botSeatName(s.bot, i);
+  return recordName(i);
+}
+// The seat this browser played at the table shown (kept by the game page), or null.
+function mySeat() {
+  const code = R.source?.table;
+  if (!code) return null;
+  try {
+    const seat = JSON.parse(localStorage.getItem("minodice.tables") || "{}")[code]?.seat;
+    return isInt(seat) && seat >= 0 && seat < n() ? seat : null;
+  } catch {
+    return null;
+  }
+}
 // A sentence with the players' names in it, each isolated (<bdi>: a right-to-left name keeps its place).
 const withNames = (text) => isolateIn(text, R.record.seats.map((_, i) => seatName(i)));
 const isInt = (x) => Number.isInteger(x);
@@ -419,6 +445,7 @@ function useRecord(rec, source) {
   R.decisions = new Map();
   refuse("analysis-error", "");
   $("replay").hidden = false;
+  $("open").hidden = true; // on the game: the list of games is one link away ("Other games")
   $("loading").hidden = true;
   renderViewSelect();
   renderSource();
@@ -428,27 +455,91 @@ function useRecord(rec, source) {
 
 async function loadTable(code) {
   $("loading").hidden = false;
+  const failed = await tableFault(code);
+  if (failed === null) return;
+  refuse("file-error", failed);
+  showGames();
+}
+
+// The record of table `code` played back: null; else why not, in words.
+async function tableFault(code) {
   let res;
   try {
     res = await fetch(`/api/tables/${encodeURIComponent(code)}/record`);
   } catch {
     $("loading").hidden = true;
-    return refuse("file-error", t("error.network"));
+    return t("error.network");
   }
   $("loading").hidden = true;
-  if (res.status === 404) return refuse("file-error", t("replay.no_table", { code }));
-  if (res.status === 403 || res.status === 409) return refuse("file-error", t("replay.not_over", { code }));
-  if (!res.ok) return refuse("file-error", t("error.generic"));
+  if (res.status === 404) return t("replay.no_table", { code });
+  if (res.status === 403 || res.status === 409) return t("replay.not_over", { code });
+  if (!res.ok) return t("error.generic");
   let rec;
   try {
     rec = parseJSON(await res.text());
   } catch {
-    return refuse("file-error", t("error.generic"));
+    return t("error.generic");
   }
   const fault = recordFault(rec);
-  if (fault) return refuse("file-error", fault);
+  if (fault) return fault;
   refuse("file-error", "");
   useRecord(rec, { table: code });
+  return null;
+}
+
+// --- picking a game: this server's finished games ------------------------------------------------
+
+const GAMES = 50;
+
+function formatDate(iso) {
+  const d = iso ? new Date(iso) : null;
+  if (!d || Number.isNaN(d.getTime())) return t("home.date_unknown");
+  try {
+    return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeStyle: "short" }).format(d);
+  } catch {
+    return d.toLocaleString();
+  }
+}
+
+/** Show the list of finished games (asked of the server once). */
+async function showGames() {
+  $("open").hidden = false;
+  if (R.games === null) {
+    $("open").setAttribute("aria-busy", "true");
+    try {
+      R.games = await listGames(GAMES, 0);
+    } catch {
+      R.games = false;
+    }
+    $("open").setAttribute("aria-busy", "false");
+  }
+  renderGames();
+}
+
+// One line a game: when it ended (the link to it) and its players with their points, best first.
+function renderGames() {
+  const ol = $("games-list");
+  ol.textContent = "";
+  const games = R.games || [];
+  $("games-failed").hidden = R.games !== false;
+  $("games-empty").hidden = R.games === false || R.games === null || games.length > 0;
+  for (const g of games) {
+    const names = g.names || [];
+    const order = names.map((_, i) => i).sort((a, b) => (g.places?.[a] ?? 99) - (g.places?.[b] ?? 99) || a - b);
+    const players = el("span", { class: "game-players" });
+    order.forEach((i, k) => {
+      if (k) players.append(", ");
+      players.append(tn("home.player_score", {
+        place: t("podium.place", { n: g.places?.[i] ?? i + 1 }),
+        name: bdi(names[i] || t("lobby.seat_n", { n: i + 1 }), "name"),
+        points: t("game.points", { n: g.totals?.[i] ?? 0 }),
+      }));
+    });
+    const date = formatDate(g.finished);
+    ol.append(el("li", { class: "replay-game", "data-code": g.code },
+      el("a", { href: `#table=${encodeURIComponent(g.code)}`, "aria-label": t("replay.review_label", { code: g.code, date }) }, date),
+      " ", players));
+  }
 }
 
 /** A file chosen or dropped: a record to play back, or an analysis of the record shown. */
@@ -483,7 +574,7 @@ function analysisFault(doc) {
   if (!doc || doc.format !== ANALYSIS || !Array.isArray(doc.seats)) return t("replay.analysis_bad");
   for (const s of doc.seats) {
     if (!s || !isInt(s.seat) || s.seat < 0 || s.seat >= n() || !Array.isArray(s.decisions)) return t("replay.analysis_bad");
-    if (typeof s.name === "string" && s.name !== seatName(s.seat)) return t("replay.analysis_mismatch");
+    if (typeof s.name === "string" && s.name !== recordName(s.seat)) return t("replay.analysis_mismatch");
     for (const d of s.decisions) {
       if (!d || !isInt(d.hand) || d.hand < 1 || d.hand > R.record.hands.length) return t("replay.analysis_mismatch");
     }
@@ -560,10 +651,19 @@ function renderAnalysisAbout() {
   }
   about.hidden = false;
   const t0 = doc.thresholds || {};
-  about.textContent = t("replay.analysis_about", {
-    bot: String(doc.bot ?? "?"),
+  about.textContent = `${judgeText(doc)} ${t("replay.thresholds", {
     inaccuracy: fmt(t0.inaccuracy ?? 2, 0), mistake: fmt(t0.mistake ?? 5, 0), blunder: fmt(t0.blunder ?? 10, 0),
-  });
+  })}`;
+}
+
+// Who checked the choices, never as a raw spec: the level whose bot it is (the server's `judge`, or for
+// a file a level whose spec the server lists in GET /api/options), else the built-in bot by its name.
+function judgeText(doc) {
+  const spec = typeof doc.bot === "string" ? doc.bot : "";
+  const level = doc.judge?.level ?? R.levels.find((lv) => lv.bot === spec)?.name;
+  if (typeof level === "string" && level) return t("replay.judge_level", { level: t(`level.${level}`) });
+  const bot = doc.judge?.bot ?? (/^[a-z][a-z+]*(?=:|$)/.exec(spec)?.[0] || null);
+  return typeof bot === "string" && bot ? t("replay.judge_bot", { bot: botShort(bot) }) : t("replay.judge_any");
 }
 
 function choiceText(kind, choice) {
@@ -571,8 +671,29 @@ function choiceText(kind, choice) {
   return kind === "bid" ? t("replay.choice_bid", { n: choice }) : dieName(String(choice));
 }
 
-function pm(mean, se) {
-  return t("replay.pm", { mean: fmt(mean), se: fmt(se) });
+// Points in words, rounded: "about 7 points expected in this hand".
+function expect(mean) {
+  if (typeof mean !== "number" || !Number.isFinite(mean)) return "";
+  const k = Math.round(mean);
+  return t("replay.expect", { n: k === 0 ? 0 : k });
+}
+
+// What a choice cost, rounded, the sign in words: "This choice cost you about 6 points." (the
+// reader's own seat), "… cost Ana about 6 points."; nothing lost: "The best choice, or as good as it."
+function costNode(seat, loss) {
+  const k = Math.round(Math.max(0, Number(loss) || 0));
+  if (k === 0) return document.createTextNode(t("replay.cost_nothing"));
+  const cost = seat === mySeat() ? t("replay.cost_you", { n: k }) : tn("replay.cost", { n: k, name: bdi(seatName(seat), "name") });
+  return tn("replay.cost_line", { cost: cost instanceof Node ? cost : document.createTextNode(cost) });
+}
+
+// The dice's luck over the finished hands (`split.faces`), as luck: kind, unlucky or even.
+function luckText(faces) {
+  if (typeof faces !== "number" || !Number.isFinite(faces)) return "";
+  const k = Math.round(faces);
+  if (k > 0) return t("replay.luck_good", { n: k });
+  if (k < 0) return t("replay.luck_bad", { n: -k });
+  return t("replay.luck_even");
 }
 
 function decisionCard(d) {
@@ -586,15 +707,14 @@ function decisionCard(d) {
   }
   const dl = el("dl", { class: "decision-figures" });
   const row = (term, ...value) => dl.append(el("dt", { text: term }), el("dd", {}, ...value));
-  row(t("replay.made"), el("strong", { text: choiceText(d.kind, d.made) }), " ", el("span", { class: "est", text: pm(d.made_mean, d.made_se) }));
-  row(t("replay.best"), el("strong", { text: choiceText(d.kind, d.best) }), " ", el("span", { class: "est", text: pm(d.best_mean, d.best_se) }));
-  row(t("replay.loss"), el("strong", { class: "loss", text: pm(d.loss, d.loss_se) }));
-  card.append(dl);
+  row(t("replay.made"), el("strong", { text: choiceText(d.kind, d.made) }), " ", el("span", { class: "est", text: expect(d.made_mean) }));
+  row(t("replay.best"), el("strong", { text: choiceText(d.kind, d.best) }), " ", el("span", { class: "est", text: expect(d.best_mean) }));
+  card.append(dl, el("p", { class: "loss", "data-loss": d.loss }, costNode(d.seat, d.loss)));
   if (Array.isArray(d.alternatives) && d.alternatives.length > 2) {
     const details = el("details", { class: "alternatives" }, el("summary", { text: t("replay.alternatives") }));
     const ul = el("ul");
     for (const a of [...d.alternatives].sort((x, y) => (y.mean ?? -1e9) - (x.mean ?? -1e9))) {
-      ul.append(el("li", { text: `${choiceText(d.kind, a.choice)}: ${pm(a.mean, a.se)}` }));
+      ul.append(el("li", { text: `${choiceText(d.kind, a.choice)}: ${expect(a.mean)}` }));
     }
     details.append(ul);
     card.append(details);
@@ -661,16 +781,16 @@ function renderGraphs() {
     const pts = graphPoints(seatReview);
     const fig = el("figure", { class: "graph", "data-seat": seatReview.seat });
     const counts = seatReview.counts || {};
-    const caption = t("replay.graph_caption", {
-      name: seatName(seatReview.seat),
-      loss: pm(seatReview.loss, seatReview.loss_se),
-      mistakes: counts.mistake ?? 0, blunders: counts.blunder ?? 0,
-    });
-    // What the faces gave the seat over its finished hands (`split.faces`: an older analysis has none).
-    const faces = seatReview.split?.faces;
-    const luck = typeof faces === "number" && Number.isFinite(faces)
-      ? ` · ${t("replay.graph_luck", { luck: (faces > 0 ? "+" : "") + fmt(faces) })}` : "";
-    fig.append(el("figcaption", {}, withNames(caption + luck)));
+    // The seat's choices in all, its mistakes and blunders, and its luck with the dice over the finished
+    // hands (`split.faces`: an older analysis has none), each in words.
+    const caption = [
+      t("replay.graph_title", { name: seatName(seatReview.seat) }),
+      t("replay.total_cost", { n: Math.round(Math.max(0, Number(seatReview.loss) || 0)) }),
+      t("replay.count_mistakes", { n: counts.mistake ?? 0 }),
+      t("replay.count_blunders", { n: counts.blunder ?? 0 }),
+      luckText(seatReview.split?.faces),
+    ].filter(Boolean).join(" · ");
+    fig.append(el("figcaption", {}, withNames(caption)));
     if (!pts.length) {
       box.append(fig);
       continue;
@@ -697,7 +817,7 @@ function renderGraphs() {
     for (const p of pts) {
       if (!MARKED.has(p.d.label)) continue;
       const where = t("replay.mark", {
-        label: t(`replay.label.${p.d.label}`), name: seatName(seatReview.seat), step: stepText(p.x), loss: fmt(p.d.loss),
+        label: t(`replay.label.${p.d.label}`), name: seatName(seatReview.seat), step: stepText(p.x), loss: Math.round(p.d.loss),
       });
       const a = svg("a", { href: `#step-${p.x}`, class: `mark label-${p.d.label}`, "aria-label": where, "data-step": p.x });
       const title = svg("title");
@@ -745,7 +865,11 @@ function wireDrop() {
 async function loadOptions() {
   try {
     const res = await fetch("/api/options");
-    if (res.ok) setDiceTable((await res.json()).dice);
+    if (res.ok) {
+      const options = await res.json();
+      setDiceTable(options.dice);
+      R.levels = Array.isArray(options.levels) ? options.levels : [];
+    }
   } catch {
     // The dice are drawn without their faces' range; a record is still checked for its shape.
   }
@@ -756,6 +880,7 @@ function wire() {
   onLanguage(() => {
     translateTree(document);
     $("lang-switch").value = currentLanguage();
+    if (R.games) renderGames();
     if (R.record) {
       renderViewSelect();
       renderSource();
@@ -799,6 +924,7 @@ async function main() {
   wire();
   const code = readHash();
   if (code) await loadTable(code);
+  else await showGames();
   document.body.dataset.ready = "true";
 }
 

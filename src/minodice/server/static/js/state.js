@@ -64,10 +64,15 @@ export function toast(text) {
   setTimeout(() => (box.hidden = true), 2500);
 }
 
+/** A bot's seat under the name the server gave it ("Greedy 3"), in the reader's language ("Codicioso 3"). */
+export function botSeatName(bot, seat) {
+  return t("bot.seat_name", { bot: botShort(bot), n: seat + 1 });
+}
+
 export function plainName(seat) {
   const info = S.table?.seats?.[seat];
   // A bot under the name the server gave it ("Greedy 3"): said in the reader's language.
-  if (info?.autoName && info.bot) return t("bot.seat_name", { bot: botShort(info.bot), n: seat + 1 });
+  if (info?.autoName && info.bot) return botSeatName(info.bot, seat);
   const names = S.view?.names || S.table?.seats?.map((s) => s.name) || [];
   return names[seat] || t("lobby.seat_n", { n: seat + 1 });
 }

@@ -8,7 +8,8 @@
 // net.js shows it after the trick's result has had its time, holds the next hand's frames for
 // the summary's time (the server's `hand_pause`), and closes it when the next hand's bids are
 // revealed; a player may close it before (its button, Escape). Under reduced motion it comes
-// without animation and says the same.
+// without animation and says the same. Screen readers are told it all at once (the assertive
+// region): the title, the page's own line and each seat's hand score with its total.
 import { nameNode } from "./bidi.js";
 import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
@@ -87,7 +88,9 @@ export function showHandSummary(hs, tricks, onClose = null) {
   );
   felt.append(panel);
   shown = { hand: hs.hand, onClose };
-  announce(`${t("summary.title", { hand: hs.hand, hands: S.view?.hands ?? hs.hand })}. ${line}`);
+  // Said as shown: the title, this seat's line, then every seat's hand score and total.
+  const scores = hs.scores.map((s, i) => t("summary.seat_score", { name: plainName(i), points: signed(s), total: hs.totals[i] }));
+  announce(`${t("summary.title", { hand: hs.hand, hands: S.view?.hands ?? hs.hand })}. ${line}. ${scores.join("; ")}.`);
 }
 
 /** Take the summary off the felt (nothing if none is shown). */
