@@ -28,12 +28,9 @@ import time
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..codes import render
-
-if TYPE_CHECKING:
-    from .tables import Table
 
 __all__ = [
     "HISTORY",
@@ -204,6 +201,26 @@ class ChatRoom:
 
 
 # --- at a live table -------------------------------------------------------------------------
+
+
+class Table(Protocol):
+    """What the chat needs of a live table (`tables.Table` is one): its code, seats and status, its chat
+    room and players, its host, the store (through `hub`) and who hears what. A protocol, so that a table
+    may own a chat room without an import loop."""
+
+    code: str
+    seats: int
+    status: str
+    host_seat: int | None
+    chat: ChatRoom
+    players: list[Any]
+    hub: Any
+
+    def note(self, kind: str) -> str | None: ...
+
+    def broadcast(self, message: dict[str, Any]) -> None: ...
+
+    def broadcast_table(self) -> None: ...
 
 
 async def post(table: Table, seat: int | None, kind: str, body: str) -> ChatMessage:

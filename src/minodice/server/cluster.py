@@ -29,14 +29,25 @@ import logging
 import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .store import CHANNEL
 
-if TYPE_CHECKING:
-    from .manager import TableManager
-
 log = logging.getLogger("minodice.server")
+
+
+class TableManager(Protocol):
+    """What a cluster needs of its process's table manager (`manager.TableManager` is one): the settings,
+    the store and the live tables; a store call run off the event loop; a table taken over to drive. A
+    protocol, so that the manager may own a cluster without an import loop."""
+
+    settings: Any
+    store: Any
+    tables: dict[str, Any]
+
+    async def db(self, fn: Any, *args: Any, **kwargs: Any) -> Any: ...
+
+    async def load_to_drive(self, code: str) -> Any: ...
 
 HEARTBEAT = 2.0  # seconds between a process's "I am alive"
 ALIVE = 8.0  # a process silent this long is gone: its sockets stop counting
