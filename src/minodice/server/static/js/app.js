@@ -1,5 +1,6 @@
 // The Mino Dice web client: lobby, game, score sheet and podium (one module per screen:
 // lobby.js, table.js, podium.js; net.js holds the connection, state.js what they share).
+// This page's start: it wires the screens into net.js, which routes to them without importing them.
 // The server is the authority: this page shows what it is sent — the dice table, the rule
 // options and bots, the trick state and every reason as a code — and sends wishes.
 import * as api from "./api.js";
@@ -8,13 +9,13 @@ import { setDiceTable } from "./dice.js";
 import { $ } from "./dom.js";
 import { currentLanguage, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import {
-  goHome, loadPastGames, onCreate, onJoinCode, onJoinSeat, onPlayNow, onStart, renderCreateSeats, renderHome,
+  goHome, loadPastGames, onCreate, onJoinCode, onJoinSeat, onPlayNow, onStart, renderCreateSeats, renderHome, renderLobby,
 } from "./lobby.js";
-import { enterTable, route } from "./net.js";
-import { onRematch, renderLog, renderSheet } from "./podium.js";
+import { enterTable, route, useScreens } from "./net.js";
+import { onRematch, onRematchStarted, renderLog, renderPodium, renderSheet } from "./podium.js";
 import { S, loadToken, readRoute, saveToken, showError, showInviteUrl, toast } from "./state.js";
 import { initSound } from "./sound.js";
-import { reclaimSeat, showHint } from "./table.js";
+import { moveAnswer, reclaimSeat, renderGame, showHint } from "./table.js";
 import { renderHelpScoring } from "./rules.js";
 import { initTutorial, startTutorial } from "./tutorial.js";
 
@@ -142,6 +143,19 @@ function wire() {
   window.addEventListener("popstate", startFromUrl);
   window.addEventListener("hashchange", startFromUrl);
 }
+
+// The screens net.js shows the table's state on (net.js does not import them: they import it).
+useScreens({
+  home: goHome,
+  lobby: renderLobby,
+  podium: () => {
+    renderPodium();
+    renderSheet();
+  },
+  game: renderGame,
+  moveAnswer,
+  rematchStarted: onRematchStarted,
+});
 
 async function main() {
   await setLanguage(pickLanguage());

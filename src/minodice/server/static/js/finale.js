@@ -10,8 +10,9 @@
 import * as api from "./api.js";
 import { listNodes, nameNode, tn } from "./bidi.js";
 import { $, el } from "./dom.js";
+import { digest } from "./eventlog.js";
 import { t } from "./i18n.js";
-import { digest, enterTable } from "./net.js";
+import { enterTable } from "./net.js";
 import { S, getCookie, hostToken, saveToken, setCookie, showError } from "./state.js";
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");

@@ -1,18 +1,28 @@
 // The table connection: entering a table, the websocket's messages (paced so each roll
 // can be seen landing, each trick's result and each hand's summary get their time: the
 // server's `trick_pause` and `hand_pause`), and which screen shows the table's state.
+//
+// The screens are not imported here (they import this module to enter a table and to route):
+// app.js hands them in at start (useScreens), so imports point one way.
 import * as api from "./api.js";
 import { chatMessage } from "./chat.js";
 import { $ } from "./dom.js";
+import { digest, gameOverEvent } from "./eventlog.js";
 import { t } from "./i18n.js";
-import { goHome, renderLobby } from "./lobby.js";
-import { onRematchStarted, renderPodium, renderSheet } from "./podium.js";
 import { dieName, faceName } from "./dice.js";
 import * as sound from "./sound.js";
 import { S, announce, handedOver, reducedMotion, saveToken, seatName, show, showError } from "./state.js";
 import { closeHandSummary, showHandSummary } from "./summary.js";
 import { renderClocks } from "./clock.js";
-import { moveAnswer, renderGame } from "./table.js";
+
+// The screens, as app.js hands them in: `lobby`, `podium` and `game` draw theirs; `home` leaves
+// the table for the home page; `moveAnswer(msg)` is true when msg answers this page's own bid or
+// roll (table.js); `rematchStarted(code)` takes the people who said ready to the rematch.
+const screens = {};
+
+export function useScreens(given) {
+  Object.assign(screens, given);
+}
 
 export async function enterTable(code, token) {
   if (S.conn) S.conn.close();
@@ -25,7 +35,7 @@ export async function enterTable(code, token) {
     applyTable(await api.getTable(code));
   } catch (err) {
     showError(err);
-    return goHome();
+    return screens.home();
   }
   S.conn = api.connect(code, S.token, {
     onMessage: (msg) => chatMessage(msg) || enqueue(msg), // chat frames skip the paced queue
@@ -61,18 +71,17 @@ export function route() {
   const status = S.table.status;
   if (status === "lobby" || (!S.view && status !== "over")) {
     show("lobby");
-    renderLobby();
+    screens.lobby();
   } else if (status === "expired") {
     showError({ code: "no_table", params: { table: S.table.code } });
-    goHome();
+    screens.home();
   } else if (status === "over" || gameOverEvent()) {
     closeHandSummary();
     show("podium");
-    renderPodium();
-    renderSheet();
+    screens.podium();
   } else {
     show("game");
-    renderGame();
+    screens.game();
   }
   renderClocks(); // the move clocks (clock.js), on the seats just drawn
 }
@@ -174,7 +183,7 @@ let holdFor = 0; // the hold the message being handled asks for (ms)
 
 // Applies one message; returns how long to wait before the next one (ms).
 function handle(msg) {
-  if (moveAnswer(msg)) return 0; // the answer to this page's bid or roll (table.js unlocks the pad and rack)
+  if (screens.moveAnswer(msg)) return 0; // the answer to this page's bid or roll (table.js unlocks the pad and rack)
   const m = api.normalize(msg);
   if (m.error) showError(m.error);
   if (m.table) applyTable(m.table);
@@ -188,12 +197,12 @@ function handle(msg) {
   }
   if (m.closed === 4404) {
     showError({ code: "no_table", params: { table: S.code } });
-    goHome();
+    screens.home();
     return 0;
   }
   if (m.rematch) {
     S.table = { ...S.table, rematch: m.rematch, rematchStarted: true };
-    onRematchStarted(m.rematch); // the people who said ready go there
+    screens.rematchStarted(m.rematch); // the people who said ready go there
   }
   if (msg.endOfHand && m.view) m.view = endOfHandView(m.events || [], msg.endOfHand) || m.view;
   let pause = 0;
@@ -274,40 +283,4 @@ function takeEvents(m) {
 function currentHandAt(index) {
   for (let i = index; i >= 0; i--) if (S.events[i].type === "drawn") return S.events[i].hand;
   return 0;
-}
-
-export function gameOverEvent() {
-  return S.events.find((e) => e.type === "game_over") || null;
-}
-
-// What the event log says about this hand's tricks, the last one of the hand before,
-// the sheet's rows and the end. A finished trick keeps what the server said of it:
-// winner, lead, reason, bonus and its reason.
-export function digest() {
-  const d = { hand: 0, myBid: null, tricks: [], lastHandTrick: null, rows: [], over: null, revealed: null };
-  let cur = null;
-  for (const ev of S.events) {
-    if (ev.type === "drawn") {
-      if (d.tricks.length) d.lastHandTrick = { hand: d.hand, ...d.tricks[d.tricks.length - 1] };
-      Object.assign(d, { hand: ev.hand, myBid: null, revealed: null, tricks: [] });
-      cur = null;
-    } else if (ev.type === "bid_placed") {
-      if (ev.seat === S.seat && ev.bid !== null) d.myBid = ev.bid;
-    } else if (ev.type === "bids_revealed") {
-      d.revealed = ev.bids;
-    } else if (ev.type === "rolled") {
-      if (!cur || cur.no !== ev.trick) {
-        cur = { no: ev.trick, rolls: [], winner: null };
-        d.tricks.push(cur);
-      }
-      cur.rolls.push({ seat: ev.seat, die: ev.die, face: ev.face });
-    } else if (ev.type === "trick_won" && cur) {
-      Object.assign(cur, { winner: ev.seat, lead: ev.lead, reason: ev.reason, bonusWhy: ev.bonus_why });
-    } else if (ev.type === "hand_scored") {
-      d.rows.push(ev);
-    } else if (ev.type === "game_over") {
-      d.over = ev;
-    }
-  }
-  return d;
 }

@@ -3,8 +3,8 @@ import * as api from "./api.js";
 import { joinNodes, nameNode, tn } from "./bidi.js";
 import { dieName, faceName } from "./dice.js";
 import { $, el } from "./dom.js";
+import { digest } from "./eventlog.js";
 import { t } from "./i18n.js";
-import { digest } from "./net.js";
 import { S } from "./state.js";
 import { renderFinale } from "./finale.js";
 

@@ -65,7 +65,7 @@ function headline(hs) {
 }
 
 /** Show hand `hs` (a `hand_scored` event) over the felt; `tricks`: the hand's finished tricks
- * (net.js digest: winner and bonusWhy each); `onClose` is called once it is closed. */
+ * (eventlog.js digest: winner and bonusWhy each); `onClose` is called once it is closed. */
 export function showHandSummary(hs, tricks, onClose = null) {
   closeHandSummary();
   const felt = $("felt");

@@ -10,8 +10,8 @@ import { bdi, listNodes, nameNode, tn } from "./bidi.js";
 import { errorText, reasonText } from "./codes.js";
 import { blankDieSVG, dieName, dieSVG } from "./dice.js";
 import { $, el } from "./dom.js";
+import { digest } from "./eventlog.js";
 import { formatNumber, t } from "./i18n.js";
-import { digest } from "./net.js";
 import { renderLog, renderSheet } from "./podium.js";
 import { renderSeats, seatPlace } from "./seats.js";
 import {
