@@ -55,6 +55,7 @@ ROOTS = {
 }
 #: What takes a `code` first that is not a registry code: a table's code, a websocket close code.
 NOT_REGISTRY = {
+    "minodice.server.chat.Table",
     "minodice.server.store.StoredTable",
     "minodice.server.store.TableRow",
     "minodice.server.ws.Closed",

@@ -74,6 +74,7 @@ BAD_IMPORTS = [
     ("bots/greedy.py", "from ..tui import render", "interfaces"),
     ("tui/render.py", "from .. import cli", "entry-points"),
     ("server/app.py", "from ..tui import render", "tui-server"),
+    ("server/chat.py", "from .tables import Table", "server-acyclic"),
 ]
 
 
@@ -92,7 +93,9 @@ def test_a_bad_import_breaks_a_contract(package_copy: Path, module: str, line: s
     name = _contracts()[contract]["name"]
     assert run.returncode == 1, run.stdout + run.stderr
     assert _words(f"{name} BROKEN") in _words(run.stdout), run.stdout
-    assert "minodice." + module.removesuffix(".py").replace("/", ".") in run.stdout
+    importer = "minodice." + module.removesuffix(".py").replace("/", ".")
+    # A layer's report names the importer in full; an import loop's names the module to cut, in its package.
+    assert importer in run.stdout or f"- .{importer.rsplit('.', 1)[1]} -> " in run.stdout, run.stdout
 
 
 def _words(text: str) -> str:
