@@ -83,7 +83,8 @@ class Notes:
         self.heard: list[str] = []
 
     def drain(self) -> list[str]:
-        self.heard += [n.payload for n in self.conn.notifies(timeout=0.5)]
+        # A group commit of actions sends its notes in one notification, one a line.
+        self.heard += [line for n in self.conn.notifies(timeout=0.5) for line in n.payload.split("\n")]
         return self.heard
 
 

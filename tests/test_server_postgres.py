@@ -46,3 +46,46 @@ def test_server_game_on_postgres_survives_a_kill(pg_url: str, tmp_path: Path) ->
             ana.close()
     finally:
         srv.stop()
+
+
+def test_the_group_commit_refuses_what_another_process_stored_first(pg_url: str) -> None:
+    """`Store.commit_actions` (the group commit of processes sharing PostgreSQL): an action whose number is
+    taken is refused, and so is the next of its table (it would follow another process's action); the
+    other tables' actions in the batch are stored, a finished one marked over; the stored actions' notes
+    arrive together, one a line, 200 a notification."""
+    import os
+
+    import psycopg
+
+    from minodice.server.cluster import libpq_url
+    from minodice.server.store import CHANNEL, Store, StoredSeat, StoredTable
+
+    store = Store(pg_url)
+    t, u = ("G" + os.urandom(3).hex().upper() for _ in range(2))
+    for code in (t, u):
+        store.create(StoredTable(code=code, status="playing", seats=3, rules={}, seed="1", first_start=0,
+                                 host_hash="h" * 64, host_seat=0,
+                                 players=[StoredSeat(s, "bot", f"Bot {s}", "greedy") for s in range(3)]))
+    try:
+        with psycopg.connect(libpq_url(pg_url), autocommit=True) as listener:
+            listener.execute(f"LISTEN {CHANNEL}")
+            first = [(t, 0, 0, "roll", "red", None, (f"a p1 {t}",)), (t, 1, 1, "bid", "2", None, (f"a p1 {t}",))]
+            assert store.commit_actions(first) == set()
+            behind = [(t, 1, 1, "roll", "green", None, (f"a p2 {t}",)), (t, 2, 2, "roll", "green", None, (f"a p2 {t}",)),
+                      (u, 0, 0, "roll", "red", [1, 2, 3], (f"a p2 {u}", f"t p2 {u}"))]
+            assert store.commit_actions(behind) == {(t, 1), (t, 2)}
+            many = tuple(f"a p3 {i}" for i in range(450))  # more than one notification holds
+            assert store.commit_actions([(t, 2, 2, "roll", "blue", None, many)]) == set()
+            notes = [n.payload for n in listener.notifies(timeout=2.0, stop_after=6)]
+        # A table's second action of a batch commits after its first: two notifications.
+        assert notes[:3] == [f"a p1 {t}", f"a p1 {t}", f"a p2 {u}\nt p2 {u}"]
+        assert [len(n.split("\n")) for n in notes[3:]] == [200, 200, 50]
+        assert [line for n in notes[3:] for line in n.split("\n")] == list(many)
+        assert store.actions_from(t) == [(0, "roll", "red"), (1, "bid", "2"), (2, "roll", "blue")]
+        done = store.load(u)
+        assert done is not None and done.status == "over" and done.totals == [1, 2, 3] and done.finished is not None
+        assert done.actions == [(0, "roll", "red")]
+        assert store.commit_action(t, 2, 2, "roll", "green") == [(2, "roll", "blue")]  # one action: the same rule
+        assert store.commit_action(t, 3, 0, "roll", "green") == []
+    finally:
+        store.close()

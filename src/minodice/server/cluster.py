@@ -2,11 +2,14 @@
 
 Any process serves any table, so a load balancer needs no sticky sessions:
 
-- **Actions** commit through PostgreSQL under a lock on the table's row
-  (`Store.commit_action`): a process whose copy of the game is behind stores
-  nothing, catches up and tries again, so every process sees one order.
+- **Actions** commit through PostgreSQL in a group commit, every table's
+  waiting action in one transaction (`Store.commit_actions`); the primary key
+  `(table, n)` refuses an action whose number another process stored first:
+  a process whose copy of the game is behind stores nothing of that table,
+  catches up and tries again, so every process sees one order.
 - **News** travels by `NOTIFY` on the channel `store.CHANNEL`, sent in the
-  transaction that made it (so it arrives only once committed). A note is
+  transaction that made it (so it arrives only once committed); a group commit
+  of actions sends its notes in one notification, one a line. A note is
   `"<kind> <process> <table>"` — it names what changed, never what it holds
   (no dice, no bid, no token): `a` actions, `t` the lobby (seats, status,
   rematch, mutes, turn timers), `c` chat, `p` who is connected, `x` a process
@@ -31,7 +34,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
-from .store import CHANNEL
+from .store import CHANNEL, libpq_url
 
 log = logging.getLogger("minodice.server")
 
@@ -61,13 +64,6 @@ _CLAIM = (
     f"WHERE pg_try_advisory_lock({_KEY.format(code='code')})"
 )
 _RELEASE = f"SELECT pg_advisory_unlock({_KEY.format(code='%s')})"
-
-
-def libpq_url(url: str) -> str:
-    """A SQLAlchemy PostgreSQL URL (`postgresql+psycopg://…`) as psycopg's own connection string."""
-    from sqlalchemy.engine import make_url
-
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 class Cluster:
@@ -140,12 +136,24 @@ class Cluster:
                     self.loop.call_soon_threadsafe(self._heard, "* - *")
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            self.loop.call_soon_threadsafe(self._heard, note.payload)
+                            self._hand_over(note.payload)
             except Exception as exc:
                 if self._stop.is_set():
                     break
                 log.warning("listening for other server processes failed (%s); again in 1 s", type(exc).__name__)
                 self._stop.wait(1.0)
+
+    def _hand_over(self, payload: str) -> None:
+        """(The listener thread.) A notification holds one note or a group commit's, one a line: pass the
+        other processes' to the event loop (this one's own, most of them with one process, stay here)."""
+        mine = f" {self.id} "
+        news = [note for note in payload.split("\n") if mine not in note]
+        if news and self.loop is not None:
+            self.loop.call_soon_threadsafe(self._heard_all, news)
+
+    def _heard_all(self, notes: list[str]) -> None:
+        for note in notes:
+            self._heard(note)
 
     def _heard(self, payload: str) -> None:
         """A note (on the event loop): bring the table it names up to date, if this process holds it."""
@@ -181,10 +189,7 @@ class Cluster:
                 if self.loop.time() - beat >= HEARTBEAT:
                     beat = self.loop.time()
                     await self.manager.db(self.manager.store.heartbeat, self.id, FORGET)
-                    for code in list(self.held):
-                        table = self.manager.tables.get(code)
-                        if table is not None:
-                            table.heard("p")
+                    await self._refresh_presence()
                 await self._claim()
                 await self._release()
             except asyncio.CancelledError:
@@ -194,6 +199,18 @@ class Cluster:
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), CLAIM)
+
+    async def _refresh_presence(self) -> None:
+        """Who is connected at the tables this process drives (a process gone silent stops counting), in one
+        query for them all."""
+        codes = sorted(self.held)
+        if not codes:
+            return
+        counts = await self.manager.db(self.manager.store.presence_at, codes, self.id, ALIVE)
+        for code in codes:
+            table = self.manager.tables.get(code)
+            if table is not None:
+                table.take_presence(counts.get(code, {}))
 
     async def _claim(self) -> None:
         assert self.loop is not None

@@ -25,7 +25,7 @@ from .cluster import Cluster
 from .hints import Hints
 from .reviews import Reviews
 from .settings import Settings
-from .store import SeedKeyError, Store, StoredSeat, StoredTable
+from .store import SeedKeyError, SharedAction, Store, StoredSeat, StoredTable
 from .tables import Hub, Refused, Table, new_code, new_token, seat_template, token_hash
 
 log = logging.getLogger("minodice.server")
@@ -38,43 +38,54 @@ class ActionWriter:
     *acknowledged* (its result sent to anyone, its `ack` to its sender) only after that, so a
     server killed at any moment has lost no acknowledged action. Actions are written in the
     order they were queued, so each table's order is kept.
+
+    On a database shared by several processes (PostgreSQL, `Store.shared`) the batch goes through
+    `Store.commit_actions`: an action whose number another process stored first is refused, and its
+    future says False (the table catches up and tries again); its notes go out in one notification.
     """
 
     def __init__(self, store: Store, db: Callable[..., Awaitable[Any]]) -> None:
         self.store, self.db = store, db
-        self.pending: list[tuple[tuple[str, int, int, str, str], list[int] | None, asyncio.Future[None]]] = []
+        self.shared = store.shared
+        self.pending: list[tuple[SharedAction, asyncio.Future[bool]]] = []
         self.writing = False
 
     def enqueue(self, code: str, n: int, seat: int, kind: str, value: str,
-                totals: list[int] | None = None) -> asyncio.Future[None]:
+                totals: list[int] | None = None, notes: tuple[str, ...] = ()) -> asyncio.Future[bool]:
         """Queue one action (in the order of the calls) — with the final `totals` if it ended the game:
-        the table is marked over in the same transaction. The future is done when it is committed (or
-        holds what the commit raised)."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.pending.append(((code, n, seat, kind, value), totals, done))
+        the table is marked over in the same transaction; `notes` go to the other processes if it is
+        stored. The future is done when it is committed: True, or False if another process stored an
+        action `n` of the table first (shared databases only); or it holds what the commit raised."""
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.pending.append(((code, n, seat, kind, value, totals, notes), done))
         if not self.writing:
             self.writing = True
             asyncio.get_running_loop().create_task(self._write())
         return done
 
     async def append(self, code: str, n: int, seat: int, kind: str, value: str,
-                     totals: list[int] | None = None) -> None:
-        """Store one action; returns when it is committed (raises what the commit raised)."""
-        await self.enqueue(code, n, seat, kind, value, totals)
+                     totals: list[int] | None = None) -> bool:
+        """Store one action; returns when it is committed (raises what the commit raised): whether it was."""
+        return await self.enqueue(code, n, seat, kind, value, totals)
 
     async def _write(self) -> None:
         try:
             while self.pending:
                 batch, self.pending = self.pending, []
+                rows = [row for row, _ in batch]
                 try:
-                    await self.db(self.store.append_actions, [action for action, _, _ in batch],
-                                  [(action[0], totals) for action, totals, _ in batch if totals is not None])
+                    if self.shared:
+                        refused = await self.db(self.store.commit_actions, rows)
+                    else:
+                        refused = set()
+                        await self.db(self.store.append_actions, [row[:5] for row in rows],
+                                      [(row[0], row[5]) for row in rows if row[5] is not None])
                 except Exception as exc:  # each waiting action's table hears it
-                    for _, _, done in batch:
+                    for _, done in batch:
                         done.set_exception(exc)
                 else:
-                    for _, _, done in batch:
-                        done.set_result(None)
+                    for row, done in batch:
+                        done.set_result((row[0], row[1]) not in refused)
         finally:
             self.writing = False
 

@@ -29,12 +29,14 @@ owner only (0600); an older, wider one is narrowed when the store opens it.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import logging
 import os
 import secrets
 import stat
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,12 +79,14 @@ __all__ = [
     "ProcessRow",
     "SeatRow",
     "SeedKeyError",
+    "SharedAction",
     "Store",
     "StoredSeat",
     "StoredTable",
     "TableRow",
     "database_url",
     "key_path",
+    "libpq_url",
     "read_key",
     "seal_seed",
     "serve_lock",
@@ -280,6 +284,8 @@ SEALING_ROW = "sealing"
 RESEAL_CHUNK = 5000
 #: The PostgreSQL notification channel server processes on one database tell each other news on.
 CHANNEL = "minodice"
+#: An action for `Store.commit_actions`: (code, n, seat, kind, value, final totals or None, notes to send).
+SharedAction = tuple[str, int, int, str, str, list[int] | None, tuple[str, ...]]
 
 
 def database_url(text: str) -> str:
@@ -294,6 +300,11 @@ def database_url(text: str) -> str:
     if not text:
         raise ValueError("--db is empty: give a SQLite file (a path) or a database URL")
     return text if "://" in text else f"sqlite:///{text}"
+
+
+def libpq_url(url: str) -> str:
+    """A SQLAlchemy PostgreSQL URL (`postgresql+psycopg://…`) as psycopg's own connection string."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -405,6 +416,8 @@ class Store:
         new one already, nothing changes.
         """
         self.url = url
+        self._pg: list[Any] = []  # PostgreSQL: the group commit's own connections, idle (`commit_actions`)
+        self._pg_lock = threading.Lock()
         self.key_file = None if key is not None else key_path(url, secret_file)
         self.old_key_file = Path(old_secret_file) if old_secret_file else None
         self.key_created = False  # a new key file was written
@@ -573,7 +586,12 @@ class Store:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def close(self) -> None:
-        """Release the connection pool."""
+        """Release the connection pool (and the group commit's connection)."""
+        with self._pg_lock:
+            idle, self._pg = self._pg, []
+        for conn in idle:
+            with contextlib.suppress(Exception):
+                conn.close()
         self.engine.dispose()
 
     # --- writes ---------------------------------------------------------------------
@@ -656,7 +674,11 @@ class Store:
     def append_actions(self, actions: Sequence[tuple[str, int, int, str, str]],
                        finished: Sequence[tuple[str, list[int]]] = ()) -> None:
         """Store actions `(code, n, seat, kind, value)` of any tables in one transaction (a group commit),
-        and mark the tables in `finished` `(code, totals)` over: their last action ended the game."""
+        and mark the tables in `finished` `(code, totals)` over: their last action ended the game.
+
+        The group commit of one process alone on its database (SQLite). A server on PostgreSQL, which
+        other processes may share, commits through `commit_actions`, which refuses an action another
+        process numbered first."""
         if not actions and not finished:
             return
         actions = [(c, n, seat, k, self._seal_action(c, n, seat, k, v)) for c, n, seat, k, v in actions]
@@ -733,23 +755,86 @@ class Store:
     def commit_action(
         self, code: str, n: int, seat: int, kind: str, value: str, note: str | None = None,
     ) -> list[tuple[int, str, str]]:
-        """Store action `n` of a table if its log holds exactly `n` actions, under a lock on the table's
-        row (so two processes never both store an `n`); `note` goes to every process on commit.
+        """Store action `n` of a table unless another process stored an action `n` first (`commit_actions`
+        for one action); `note` goes to every process on commit.
 
         Returns [] once committed; else stores nothing and returns the actions from `n` on, which
         another process stored first.
         """
-        now = utcnow()
-        value = self._seal_action(code, n, seat, kind, value)
-        with Session(self.engine) as s, s.begin():
-            s.execute(select(TableRow.code).where(TableRow.code == code).with_for_update())
-            newer = self._actions(s, code, n)
-            if newer:
-                return newer
-            s.execute(insert(ActionRow).values(table_code=code, n=n, seat=seat, kind=kind, value=value, at=now))
-            s.execute(update(TableRow).where(TableRow.code == code).values(updated=now))
-            self._notify(s, note)
+        notes = (note,) if note is not None else ()
+        if self.commit_actions([(code, n, seat, kind, value, None, notes)]):
+            return self.actions_from(code, n)
         return []
+
+    def commit_actions(self, actions: Sequence[SharedAction]) -> set[tuple[str, int]]:
+        """The group commit of processes sharing a PostgreSQL database: store actions `(code, n, seat, kind,
+        value, totals, notes)` of any tables, each only if no other process stored its table's action `n`
+        first; returns the `(code, n)` refused (nothing of them is stored).
+
+        One statement does it all, in a transaction of its own (`_GROUP_COMMIT`, straight through the
+        driver on a connection of its own: no ORM, one round trip): it inserts every action (arrays
+        unnested), the primary key `(table_code, n)` deciding per row (`ON CONFLICT DO NOTHING`), in the
+        order of (code, n) so that two processes' batches never wait on each other in a cycle; marks the
+        tables whose stored action has `totals` over; and sends the stored actions' `notes` to every
+        listening process (a batch's notes joined by newlines in few notifications; `cluster.py` splits
+        them), delivered on commit. A table's second action in a batch goes in a second transaction,
+        refused if its first was (its number would follow another process's action)."""
+        refused: set[tuple[str, int]] = set()
+        rounds: list[list[SharedAction]] = []
+        count: dict[str, int] = {}
+        for row in sorted(actions, key=lambda a: (a[0], a[1])):
+            k = count[row[0]] = count.get(row[0], -1) + 1
+            if k == len(rounds):
+                rounds.append([])
+            rounds[k].append(row)
+        for rows in rounds:
+            lost = {c for c, _ in refused}
+            refused.update((r[0], r[1]) for r in rows if r[0] in lost)
+            rows = [r for r in rows if r[0] not in lost]
+            if rows:
+                refused |= self._commit_round(rows)
+        return refused
+
+    def _commit_round(self, rows: Sequence[SharedAction]) -> set[tuple[str, int]]:
+        now = utcnow()
+        over = [(r[0], r[1], json.dumps(r[5])) for r in rows if r[5] is not None]
+        notes = [(r[0], r[1], note) for r in rows for note in r[6]]
+        params: dict[str, Any] = {
+            "now": now, "c": [r[0] for r in rows], "n": [r[1] for r in rows], "s": [r[2] for r in rows],
+            "k": [r[3] for r in rows], "v": [self._seal_action(*r[:5]) for r in rows],
+            "oc": [o[0] for o in over], "on": [o[1] for o in over], "ot": [o[2] for o in over],
+            "ch": CHANNEL, "nc": [x[0] for x in notes], "nn": [x[1] for x in notes], "nt": [x[2] for x in notes],
+        }
+        for attempt in range(3):
+            try:
+                got = self._pg_execute(_GROUP_COMMIT, params)
+                break
+            except Exception as exc:  # two transactions waiting on each other: PostgreSQL aborted ours
+                if attempt == 2 or getattr(exc, "sqlstate", None) not in ("40P01", "40001"):
+                    raise
+                log.info("a group commit met another process's and is tried again")
+        stored = {(c, n) for c, n in got if c is not None}
+        return {(r[0], r[1]) for r in rows if (r[0], r[1]) not in stored}
+
+    def _pg_execute(self, sql: str, params: dict[str, Any]) -> list[Any]:
+        """Run one statement on one of the store's own autocommit psycopg connections (an idle one, else a
+        new one: the manager runs one group commit at a time, but any thread may call); its rows. A broken
+        connection is dropped."""
+        import psycopg
+
+        with self._pg_lock:
+            conn = self._pg.pop() if self._pg else None
+        if conn is None or conn.closed:
+            conn = psycopg.connect(libpq_url(self.url), autocommit=True, prepare_threshold=0)
+        try:
+            rows = conn.execute(sql, params).fetchall()
+        except psycopg.OperationalError:
+            with contextlib.suppress(Exception):
+                conn.close()
+            raise
+        with self._pg_lock:
+            self._pg.append(conn)
+        return rows
 
     def actions_from(self, code: str, n: int = 0) -> list[tuple[int, str, str]]:
         """A table's actions `(seat, kind, value)` from number `n` on, in order."""
@@ -844,6 +929,23 @@ class Store:
             )
             return {int(seat): int(n) for seat, n in rows if n}
 
+    def presence_at(self, codes: Sequence[str], process: str, alive: float) -> dict[str, dict[int, int]]:
+        """`presence` of several tables in one query: table code → sockets per seat (tables with none left
+        out)."""
+        cutoff = utcnow() - dt.timedelta(seconds=alive)
+        out: dict[str, dict[int, int]] = {}
+        with Session(self.engine) as s:
+            rows = s.execute(
+                select(PresenceRow.table_code, PresenceRow.seat, func.sum(PresenceRow.conns))
+                .join(ProcessRow, ProcessRow.id == PresenceRow.process)
+                .where(PresenceRow.table_code.in_(codes), PresenceRow.process != process, ProcessRow.seen > cutoff)
+                .group_by(PresenceRow.table_code, PresenceRow.seat)
+            )
+            for code, seat, n in rows:
+                if n:
+                    out.setdefault(code, {})[int(seat)] = int(n)
+        return out
+
     def playing(self) -> list[str]:
         """The codes of the tables being played."""
         with Session(self.engine) as s:
@@ -908,6 +1010,35 @@ class Store:
             chat=self._chat(s, row.code, HISTORY) if actions else [],
             clock=row.clock or "off", level=row.level,
         )
+
+
+#: `Store.commit_actions`'s one statement: insert the actions not taken, touch or end their tables, send
+#: their notes (200 a notification: ~6 KB, under PostgreSQL's 8,000 bytes), and return the actions
+#: stored (and a last row counting the notifications, so that its part always runs).
+_GROUP_COMMIT = """
+WITH ins AS (
+    INSERT INTO actions (table_code, n, seat, kind, value, at)
+    SELECT c, n, s, k, v, %(now)s
+    FROM unnest(%(c)s::varchar[], %(n)s::int[], %(s)s::int[], %(k)s::varchar[], %(v)s::varchar[]) AS u(c, n, s, k, v)
+    ORDER BY c, n
+    ON CONFLICT DO NOTHING
+    RETURNING table_code, n
+), touched AS (
+    UPDATE tables SET updated = %(now)s
+    WHERE code IN (SELECT table_code FROM ins) AND code <> ALL(%(oc)s::varchar[])
+), ended AS (
+    UPDATE tables SET status = 'over', updated = %(now)s, finished = %(now)s, totals = f.t
+    FROM unnest(%(oc)s::varchar[], %(on)s::int[], %(ot)s::text[]) AS f(c, n, t)
+    WHERE code = f.c AND (f.c, f.n) IN (SELECT table_code, n FROM ins)
+), told AS (
+    SELECT pg_notify(%(ch)s, string_agg(x.note, E'\\n' ORDER BY x.i))
+    FROM unnest(%(nc)s::varchar[], %(nn)s::int[], %(nt)s::text[]) WITH ORDINALITY AS x(c, n, note, i)
+    WHERE (x.c, x.n) IN (SELECT table_code, n FROM ins)
+    GROUP BY (x.i - 1) / 200
+)
+SELECT table_code, n FROM ins
+UNION ALL SELECT NULL, count(*) FROM told
+"""
 
 
 def _count(result: Any) -> int:

@@ -143,16 +143,23 @@ class Hub:
         self.cluster = cluster
         self.store = store
         self.db = db
-        #: `save_action(code, n, seat, kind, value, totals)`: queues an action to store at once (with the
-        #: final totals if it ended the game) and returns what to await for its commit (the manager's
-        #: group commit; else one transaction per action, in order).
-        self.save_action: Callable[[str, int, int, str, str, list[int] | None], Awaitable[None]] = (
+        #: `save_action(code, n, seat, kind, value, totals, notes)`: queues an action to store at once (with
+        #: the final totals if it ended the game; `notes` for the other processes) and returns what to await
+        #: for its commit: whether it was stored (False: another process stored action `n` first). The
+        #: manager's group commit; else one transaction per action, in order.
+        self.save_action: Callable[..., Awaitable[bool]] = (
             append_action.enqueue if append_action is not None else self._save_one
         )
 
     def _save_one(self, code: str, n: int, seat: int, kind: str, value: str,
-                  totals: list[int] | None) -> Awaitable[None]:
-        return asyncio.ensure_future(self.db(self.store.append_action, code, n, seat, kind, value, totals))
+                  totals: list[int] | None, notes: tuple[str, ...] = ()) -> Awaitable[bool]:
+        async def save() -> bool:
+            if self.store.shared:
+                return not await self.db(self.store.commit_actions, [(code, n, seat, kind, value, totals, notes)])
+            await self.db(self.store.append_action, code, n, seat, kind, value, totals)
+            return True
+
+        return asyncio.ensure_future(save())
 
 
 class Table:
@@ -361,7 +368,11 @@ class Table:
             return
         from .cluster import ALIVE
 
-        counts = await self.hub.db(self.hub.store.presence, self.code, cluster.id, ALIVE)
+        self.take_presence(await self.hub.db(self.hub.store.presence, self.code, cluster.id, ALIVE))
+
+    def take_presence(self, counts: dict[int, int]) -> None:
+        """The other live processes' sockets per seat here (-1: spectators): a change shows, and wakes the
+        timers."""
         remote = [counts.get(s, 0) for s in range(self.seats)]
         watchers = counts.get(-1, 0)
         if remote != self.remote or watchers != self.remote_watchers:
@@ -759,14 +770,18 @@ class Table:
         self.wake.set()
 
     async def _commit_shared(self, action: Bid | Roll, marker: tuple[Any, ...] | None) -> bool:
-        """Commit an applied action through PostgreSQL under its table's row lock (call with the table's
-        lock held): if another process stored actions first, rebuild, show them, and try again."""
+        """Commit an applied action through PostgreSQL (call with the table's lock held: one action of a
+        table waits at a time), in the group commit with the other tables' (`Store.commit_actions`): if
+        another process stored this action's number first, rebuild, show its actions, and try again."""
         kind, value = _stored(action)
         while True:
-            newer = await self.hub.db(
-                self.hub.store.commit_action, self.code, self.n_actions, action.seat, kind, value, self.note("a"),
-            )
-            if not newer:
+            game = self.game
+            assert game is not None
+            # The action that ends the game marks the table over in its own transaction.
+            totals = list(game.totals) if game.over else None
+            notes = tuple(n for n in (self.note("a"), self.note("t") if totals is not None else None) if n)
+            if await self.hub.save_action(self.code, self.n_actions, action.seat, kind, value, totals, notes):
+                self._over_stored = self._over_stored or totals is not None
                 break
             # The action may no longer be legal: its sender hears why.
             self._rebuild(await self.hub.db(self.hub.store.actions_from, self.code, 0))
