@@ -6,7 +6,7 @@
 // this page shows them, counting down between frames: a badge on the seat whose clock runs,
 // this page's own clock in the head of the game, and the table's clock in its lobby. Nothing
 // here decides when a clock runs out: the server does, and says so (out_of_time).
-import { $, el } from "./dom.js";
+import { $, afterChildren, el } from "./dom.js";
 import { t } from "./i18n.js";
 import { S, announce } from "./state.js";
 
@@ -151,13 +151,5 @@ function renderLobbyClock(tb, clock) {
 // The seats are drawn afresh on every change (seats.js): their badges come back at once.
 const seats = $("players");
 if (seats) {
-  let queued = false;
-  new MutationObserver(() => {
-    if (queued) return;
-    queued = true;
-    queueMicrotask(() => {
-      queued = false;
-      renderClocks();
-    });
-  }).observe(seats, { childList: true });
+  afterChildren(seats, renderClocks);
 }

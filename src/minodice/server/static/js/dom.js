@@ -27,3 +27,17 @@ export function flashError(text) {
   clearTimeout(errorTimer);
   errorTimer = setTimeout(() => (box.hidden = true), 8000);
 }
+
+/** Call `fn` once (in a microtask) after each batch of changes to `node`'s children: for parts drawn
+ * on top of a list another module draws afresh (a seat's clock badge, the tutorial's coach). */
+export function afterChildren(node, fn) {
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      fn();
+    });
+  }).observe(node, { childList: true });
+}

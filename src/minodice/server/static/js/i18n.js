@@ -100,3 +100,14 @@ export function nameList(names) {
     return names.join(", ");
   }
 }
+
+/** A moment (ISO text) as the reader's language writes a date and time ("8 Dec 2026, 01:04"). */
+export function formatDate(iso) {
+  const d = iso ? new Date(iso) : null;
+  if (!d || Number.isNaN(d.getTime())) return t("home.date_unknown");
+  try {
+    return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeStyle: "short" }).format(d);
+  } catch {
+    return d.toLocaleString();
+  }
+}

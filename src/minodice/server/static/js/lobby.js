@@ -5,7 +5,7 @@ import * as api from "./api.js";
 import { bdi, tn } from "./bidi.js";
 import { renderClockChoice } from "./clock.js";
 import { $, el } from "./dom.js";
-import { currentLanguage, t } from "./i18n.js";
+import { formatDate, t } from "./i18n.js";
 import { nameField, nameRefused } from "./names.js";
 import { applyTable, enterTable, route } from "./net.js";
 import {
@@ -171,16 +171,6 @@ export async function loadPastGames(append = false) {
   renderPastGames();
   // Keyboard users who asked for more land on the first game added.
   if (append) $("past-games-list").children[before]?.querySelector("a")?.focus();
-}
-
-function formatDate(iso) {
-  const d = iso ? new Date(iso) : null;
-  if (!d || Number.isNaN(d.getTime())) return t("home.date_unknown");
-  try {
-    return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeStyle: "short" }).format(d);
-  } catch {
-    return d.toLocaleString();
-  }
 }
 
 // A finished game's seat name: a bot under the name the server gave it ("Greedy 3", `auto_names`) in the

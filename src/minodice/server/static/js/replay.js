@@ -16,7 +16,7 @@ import { listGames } from "./api.js";
 import { bdi, isolateIn, tn } from "./bidi.js";
 import { blankDieSVG, dieInfo, dieName, dieSVG, faceName, setDiceTable } from "./dice.js";
 import { $, el, flashError as showError } from "./dom.js";
-import { currentLanguage, formatNumber, onLanguage, pickLanguage, setLanguage, t, translateTree } from "./i18n.js";
+import { currentLanguage, formatDate, formatNumber, onLanguage, pickLanguage, setLanguage, t, translateTree } from "./i18n.js";
 import { botSeatName, botShort } from "./state.js";
 
 const RECORD = "minodice/1";
@@ -490,16 +490,6 @@ async function tableFault(code) {
 // --- picking a game: this server's finished games ------------------------------------------------
 
 const GAMES = 50;
-
-function formatDate(iso) {
-  const d = iso ? new Date(iso) : null;
-  if (!d || Number.isNaN(d.getTime())) return t("home.date_unknown");
-  try {
-    return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: "medium", timeStyle: "short" }).format(d);
-  } catch {
-    return d.toLocaleString();
-  }
-}
 
 /** Show the list of finished games (asked of the server once). */
 async function showGames() {

@@ -8,7 +8,7 @@ import * as api from "./api.js";
 import { nameNode } from "./bidi.js";
 import { reasonText } from "./codes.js";
 import { dieName, faceName } from "./dice.js";
-import { $, el } from "./dom.js";
+import { $, afterChildren, el } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
 import { onPlayNow } from "./lobby.js";
 import { enterTable } from "./net.js";
@@ -344,15 +344,7 @@ export function initTutorial() {
   });
   for (const b of document.querySelectorAll("[data-tutorial]")) b.addEventListener("click", startTutorial);
   // Every change of your dice (table.js draws them anew for each view), and every quarter second.
-  let queued = false;
-  new MutationObserver(() => {
-    if (queued) return;
-    queued = true;
-    queueMicrotask(() => {
-      queued = false;
-      render();
-    });
-  }).observe($("my-dice"), { childList: true });
+  afterChildren($("my-dice"), () => render());
   NARROW.addEventListener("change", () => render(true));
   setInterval(() => render(), 250);
 }
