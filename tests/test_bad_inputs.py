@@ -113,6 +113,9 @@ def test_sheet_reads_no_more_than_its_limit(here: Path) -> None:
     (["tournament", "--seat", "greedy", "--seat", "greedy", "--seat", "greedy", "--timeout", "nan"], "tournament",
      "'nan' is not a number"),
     (["serve", "--turn-timeout", "nan"], "serve", "'nan' is not a number"),
+    (["serve", "--trick-pause", "nan"], "serve", "'nan' is not a number"),
+    (["serve", "--hand-pause", "-1"], "serve", "'-1' is not a number of at least 0"),
+    (["serve", "--clock-scale", "0"], "serve", "'0' is not a number of at least 0.001"),
 ])
 def test_numbers_and_long_arguments_are_refused_in_one_line_before_any_work(
         here: Path, argv: list[str], command: str, words: str) -> None:
