@@ -267,6 +267,10 @@ def test_the_rules_page_shows_the_engines_numbers(server: Any, browser: Any, axe
     assert _axe(page, f"{lang} rules page") == []
     if lang == "en":
         _shot(page, "rules-page")
+    # On a phone too: nothing wider than the screen (German's long headings wrap).
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, lang
     assert errors == []
     page.context.close()
 
